@@ -1,0 +1,174 @@
+//! The conversation model and the one system that turns a submitted line into two messages.
+//!
+//! Nothing here knows about the window, the text widget or the UI: a headless app with only
+//! [`MinimalPlugins`] can run it, and the view reads what it leaves behind.
+
+use bevy::prelude::*;
+
+use crate::AppSystems;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Submission>()
+        .init_resource::<MessageLog>()
+        .init_resource::<SessionRecord>()
+        .init_resource::<ReplyPicker>()
+        .add_systems(Update, record_submissions.in_set(AppSystems::Record));
+}
+
+/// The fixed replies the agent answers with, one picked at random per valid submission.
+pub const REPLIES: &[&str] = &[
+    "안녕하세요! 무엇을 도와드릴까요?",
+    "좋은 질문이네요. 조금 더 자세히 말씀해 주세요.",
+    "말씀 잘 들었습니다.",
+    "흥미롭네요! 계속 이야기해 주세요.",
+    "알겠습니다. 제가 한번 살펴볼게요.",
+];
+
+// The pick below may assume a reply exists; an empty list is a build error, not a runtime one.
+const _: () = assert!(!REPLIES.is_empty(), "REPLIES must not be empty");
+
+/// Who wrote a [`Message`]. The single source every on-screen difference is derived from.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[component(immutable)]
+pub enum Role {
+    /// The person typing into the input.
+    User,
+    /// The canned agent answering them.
+    Agent,
+}
+
+/// One line of the conversation, spawned as an entity together with its [`Role`].
+///
+/// Immutable: once logged, no system can change a message's body (or its role).
+///
+/// This component shares its name with Bevy's `Message` trait for buffered events. The local
+/// type shadows the prelude's trait, while `#[derive(Message)]` still finds Bevy's derive macro,
+/// which lives in the macro namespace; that is why [`Submission`] below derives it unharmed.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[component(immutable)]
+pub struct Message {
+    body: String,
+}
+
+impl Message {
+    /// A message with the given body.
+    pub fn new(body: impl Into<String>) -> Self {
+        Self { body: body.into() }
+    }
+
+    /// The text as the user submitted it (trimmed) or as the agent replied.
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+}
+
+/// A raw line the user submitted, before normalization.
+///
+/// The input adapter writes one per Enter press; [`record_submissions`] is its only reader.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Submission(pub String);
+
+/// Every [`Message`] entity in the order it was created: append-only.
+#[derive(Resource, Debug, Default)]
+pub struct MessageLog(Vec<Entity>);
+
+impl MessageLog {
+    /// The message entities, oldest first.
+    pub fn entities(&self) -> &[Entity] {
+        &self.0
+    }
+
+    /// How many messages have been logged.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True before the first valid submission.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What this session has accepted: the normalized inputs and the replies picked for them.
+///
+/// Entry `i` of [`inputs`](Self::inputs) was answered by entry `i` of [`replies`](Self::replies).
+#[derive(Resource, Debug, Default)]
+pub struct SessionRecord {
+    inputs: Vec<String>,
+    replies: Vec<&'static str>,
+}
+
+impl SessionRecord {
+    /// The trimmed, non-blank inputs, in submission order.
+    pub fn inputs(&self) -> &[String] {
+        &self.inputs
+    }
+
+    /// The picked replies, in submission order.
+    pub fn replies(&self) -> &[&'static str] {
+        &self.replies
+    }
+}
+
+/// A function choosing one reply from the list it is given.
+pub type PickReply = dyn FnMut(&'static [&'static str]) -> Option<&'static str> + Send + Sync;
+
+/// The seam through which the reply is picked, so a test can fix the choice and count the calls.
+///
+/// The default is `rand`'s standard uniform choice over the list.
+#[derive(Resource)]
+pub struct ReplyPicker(Box<PickReply>);
+
+impl ReplyPicker {
+    /// A picker that calls `pick` with [`REPLIES`] once per valid submission.
+    pub fn new(
+        pick: impl FnMut(&'static [&'static str]) -> Option<&'static str> + Send + Sync + 'static,
+    ) -> Self {
+        Self(Box::new(pick))
+    }
+}
+
+impl Default for ReplyPicker {
+    fn default() -> Self {
+        use rand::seq::IndexedRandom;
+        Self::new(|replies| replies.choose(&mut rand::rng()).copied())
+    }
+}
+
+/// The normalized form of a submitted line: `None` when nothing but whitespace remains.
+///
+/// Whitespace is what [`str::trim`] removes: Unicode `White_Space`, so tabs, newlines, no-break
+/// and ideographic spaces count, while zero-width characters (not whitespace) are kept as text.
+pub fn normalize(raw: &str) -> Option<&str> {
+    let trimmed = raw.trim();
+    (!trimmed.is_empty()).then_some(trimmed)
+}
+
+/// Turns each non-blank [`Submission`] into a user message and an agent reply, in that order.
+///
+/// Blank lines stop before the pick, so they leave no record, no message and nothing to render.
+pub fn record_submissions(
+    mut submissions: MessageReader<Submission>,
+    mut picker: ResMut<ReplyPicker>,
+    mut log: ResMut<MessageLog>,
+    mut record: ResMut<SessionRecord>,
+    mut commands: Commands,
+) {
+    for Submission(raw) in submissions.read() {
+        let Some(input) = normalize(raw) else {
+            continue;
+        };
+        let Some(reply) = (picker.0)(REPLIES) else {
+            // Unreachable with the real picker (REPLIES is checked non-empty at compile time);
+            // a replaced picker that declines drops the whole submission, never half of it.
+            warn!("the reply picker returned no reply; the submission was not recorded");
+            continue;
+        };
+
+        record.inputs.push(input.to_owned());
+        record.replies.push(reply);
+        let user = commands.spawn((Role::User, Message::new(input))).id();
+        let agent = commands.spawn((Role::Agent, Message::new(reply))).id();
+        log.0.extend([user, agent]);
+    }
+}

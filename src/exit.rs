@@ -1,0 +1,19 @@
+//! The exit key: Escape asks the app to quit, whatever the conversation is doing.
+
+use bevy::prelude::*;
+
+use crate::AppSystems;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, exit_on_escape.in_set(AppSystems::ReadInput));
+}
+
+/// Requests a successful [`AppExit`] when Escape is pressed.
+///
+/// It touches no conversation state: submissions read in the same frame still complete, since
+/// the app only stops after the frame ends.
+fn exit_on_escape(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppExit>) {
+    if keys.just_pressed(KeyCode::Escape) {
+        exit.write(AppExit::Success);
+    }
+}

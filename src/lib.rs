@@ -1,0 +1,62 @@
+//! agent-chat: a small Bevy ECS chat app. Type a line, press Enter, and an agent answers with a
+//! canned reply.
+//!
+//! The app is one plugin, [`AgentChatPlugin`], built from one module per concern:
+//!
+//! | module    | concern                                                                 |
+//! |-----------|-------------------------------------------------------------------------|
+//! | [`chat`]  | roles, messages, the log, the session record, the reply pick            |
+//! | [`input`] | the text widget and the translation of its submit into a [`chat::Submission`] |
+//! | [`view`]  | the layout, one row per message, scrolling to the newest                |
+//! | [`theme`] | palette, font, and the table that maps a role to its look               |
+//! | [`exit`]  | Escape quits                                                            |
+//!
+//! `main.rs` adds Bevy's `DefaultPlugins` and this plugin; tests add `MinimalPlugins` and the
+//! few resources the widget needs instead (see `tests/common/mod.rs`).
+
+use bevy::prelude::*;
+
+pub mod chat;
+pub mod exit;
+pub mod input;
+pub mod theme;
+pub mod view;
+
+/// The whole app, minus the window and renderer, which `main` brings with `DefaultPlugins`.
+pub struct AgentChatPlugin;
+
+impl Plugin for AgentChatPlugin {
+    fn build(&self, app: &mut App) {
+        // The runtime flow, in order. Each set writes what the next one reads, within one frame.
+        app.configure_sets(
+            Update,
+            (
+                AppSystems::ReadInput,
+                AppSystems::Record,
+                AppSystems::SpawnRows,
+                AppSystems::Scroll,
+            )
+                .chain(),
+        );
+        app.add_plugins((
+            theme::plugin,
+            chat::plugin,
+            input::plugin,
+            view::plugin,
+            exit::plugin,
+        ));
+    }
+}
+
+/// The app's `Update` systems, in the order the runtime flow runs them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSystems {
+    /// Read the keyboard: turn the widget's Enter into a submission, and Escape into an exit.
+    ReadInput,
+    /// Normalize submissions, pick replies, and log the messages.
+    Record,
+    /// Mount a row for each newly logged message.
+    SpawnRows,
+    /// Scroll the conversation to its newest row.
+    Scroll,
+}

@@ -1,0 +1,43 @@
+//! Opens the agent-chat window.
+
+use agent_chat::AgentChatPlugin;
+use bevy::prelude::*;
+
+fn main() -> AppExit {
+    explain_startup_failures();
+    App::new()
+        .add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "agent-chat".into(),
+                ..default()
+            }),
+            ..default()
+        }))
+        .add_plugins(AgentChatPlugin)
+        .run()
+}
+
+/// Turns the two start-up failures a user can fix into one line that says how, instead of a panic.
+///
+/// Bevy reports a missing display or GPU by panicking deep inside winit and wgpu set-up; there is
+/// no error value to match on, so the panic message is. Every other panic keeps the default report.
+fn explain_startup_failures() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| info.payload().downcast_ref::<String>().map(String::as_str))
+            .unwrap_or_default();
+        let advice = if message.contains("Failed to build event loop") {
+            "no display to open a window on: run it in a desktop session, or headless with `xvfb-run -a cargo run`"
+        } else if message.contains("Unable to find a GPU") {
+            "no GPU adapter found: install a Vulkan driver, or Mesa's software one (Debian: `apt-get install mesa-vulkan-drivers`)"
+        } else {
+            return default_hook(info);
+        };
+        eprintln!("agent-chat: {advice}");
+        std::process::exit(1);
+    }));
+}

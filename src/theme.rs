@@ -1,0 +1,109 @@
+//! How things look: the palette, the Hangul font, and the one table that turns a role into style.
+
+use bevy::{asset::load_internal_binary_asset, asset::uuid_handle, prelude::*};
+
+use crate::chat::Role;
+
+pub(super) fn plugin(app: &mut App) {
+    // Compiled into the binary rather than loaded from `assets/`: a binary started outside
+    // `cargo run` looks for `assets/` next to itself and would come up without Hangul glyphs.
+    load_internal_binary_asset!(
+        app,
+        FONT,
+        "../assets/fonts/AgentChatHangul.ttf",
+        |bytes: &[u8], _path: String| Font::from_bytes(bytes.to_vec())
+    );
+}
+
+/// The Hangul-capable font (a NanumGothic subset, see `assets/fonts/`) used for all text.
+pub const FONT: Handle<Font> = uuid_handle!("5f0c3b0e-5d7e-4c61-9a53-6f1f0c8a2b71");
+
+/// Text size of rows and input, in logical pixels.
+pub const FONT_SIZE: f32 = 20.0;
+
+/// The font every text in the app uses.
+pub fn text_font() -> TextFont {
+    TextFont::from_font_size(FONT_SIZE).with_font(FONT)
+}
+
+/// The app's colours. Text on every background here has a contrast ratio above 7:1.
+pub mod palette {
+    use bevy::color::Color;
+
+    /// #1b1d23
+    pub const WINDOW_BACKGROUND: Color = Color::srgb_u8(0x1b, 0x1d, 0x23);
+    /// #eceff4
+    pub const TEXT: Color = Color::srgb_u8(0xec, 0xef, 0xf4);
+    /// #2b2e37
+    pub const INPUT_BACKGROUND: Color = Color::srgb_u8(0x2b, 0x2e, 0x37);
+    /// #5e6779
+    pub const INPUT_BORDER: Color = Color::srgb_u8(0x5e, 0x67, 0x79);
+    /// #263349
+    pub const USER_BACKGROUND: Color = Color::srgb_u8(0x26, 0x33, 0x49);
+    /// #6fa8ff
+    pub const USER_BORDER: Color = Color::srgb_u8(0x6f, 0xa8, 0xff);
+    /// #243a2f
+    pub const AGENT_BACKGROUND: Color = Color::srgb_u8(0x24, 0x3a, 0x2f);
+    /// #7bd88f
+    pub const AGENT_BORDER: Color = Color::srgb_u8(0x7b, 0xd8, 0x8f);
+}
+
+/// Width of the one border that marks a row's side.
+pub const ROW_BORDER: Val = Val::Px(4.0);
+
+/// The structural style class of a row, like a CSS class: what a test or a stylesheet keys on.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowClass {
+    /// A row showing a [`Role::User`] message.
+    UserMessage,
+    /// A row showing a [`Role::Agent`] reply.
+    AgentReply,
+}
+
+/// Everything the screen shows differently per role. Adding a role is one arm in [`Self::of`].
+///
+/// Alignment and border side make the author visible without colour; colour only adds to them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoleStyle {
+    /// The speaker's name shown before the body.
+    pub label: &'static str,
+    /// The row's style class.
+    pub class: RowClass,
+    /// Where the bubble sits in its row.
+    pub justify: JustifyContent,
+    /// The bubble's border widths: one side only.
+    pub border: UiRect,
+    /// The bubble's border colour.
+    pub border_color: Color,
+    /// The bubble's fill.
+    pub background: Color,
+}
+
+impl RoleStyle {
+    /// The style of every row of `role`.
+    pub fn of(role: Role) -> Self {
+        match role {
+            Role::User => Self {
+                label: "사용자",
+                class: RowClass::UserMessage,
+                justify: JustifyContent::FlexStart,
+                border: UiRect::left(ROW_BORDER),
+                border_color: palette::USER_BORDER,
+                background: palette::USER_BACKGROUND,
+            },
+            Role::Agent => Self {
+                label: "에이전트",
+                class: RowClass::AgentReply,
+                justify: JustifyContent::FlexEnd,
+                border: UiRect::right(ROW_BORDER),
+                border_color: palette::AGENT_BORDER,
+                background: palette::AGENT_BACKGROUND,
+            },
+        }
+    }
+
+    /// The text a row shows: `<label>: <body>`.
+    pub fn text(&self, body: &str) -> String {
+        format!("{}: {}", self.label, body)
+    }
+}

@@ -1,0 +1,158 @@
+//! What the user sees: the window's layout, one row per logged message, and the scroll to the end.
+
+use bevy::prelude::*;
+
+use crate::{
+    AppSystems,
+    chat::{Message, MessageLog, Role},
+    input,
+    theme::{self, RoleStyle, palette},
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_layout).add_systems(
+        Update,
+        (
+            spawn_rows.in_set(AppSystems::SpawnRows),
+            scroll_to_newest.in_set(AppSystems::Scroll),
+        ),
+    );
+}
+
+/// The scrolling column holding one row per logged message, in log order.
+#[derive(Component, Debug, Default)]
+#[require(ScrollPosition)]
+pub struct Conversation {
+    /// How many log entries have rows: the rows always mirror a prefix of the log.
+    mounted: usize,
+}
+
+impl Conversation {
+    /// The number of messages that have a row.
+    pub fn mounted(&self) -> usize {
+        self.mounted
+    }
+}
+
+/// A row in the conversation, pointing at the [`Message`] entity it shows.
+///
+/// The row holds the role's [`RowClass`](theme::RowClass) and alignment; its one child, a
+/// [`Bubble`], holds the border and the label text.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessageRow {
+    /// The message entity shown.
+    pub message: Entity,
+}
+
+/// The bordered text box inside a [`MessageRow`].
+#[derive(Component, Debug, Default)]
+pub struct Bubble;
+
+/// Spawns the camera, the conversation area and, under it, the input field.
+fn spawn_layout(mut commands: Commands) {
+    commands.spawn((Name::new("Camera"), Camera2d));
+    commands.spawn((
+        Name::new("Root"),
+        Node {
+            width: percent(100),
+            height: percent(100),
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::all(px(12)),
+            row_gap: px(12),
+            ..default()
+        },
+        BackgroundColor(palette::WINDOW_BACKGROUND),
+        children![
+            (
+                Name::new("Conversation"),
+                Conversation::default(),
+                Node {
+                    flex_grow: 1.0,
+                    // Lets the column shrink below its content, so it scrolls instead of growing.
+                    min_height: px(0),
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(8),
+                    overflow: Overflow::scroll_y(),
+                    ..default()
+                },
+            ),
+            (
+                Name::new("Input bar"),
+                Node {
+                    width: percent(100),
+                    ..default()
+                },
+                children![input::chat_input()],
+            ),
+        ],
+    ));
+}
+
+/// Mounts a row for every logged message that has none yet, oldest first.
+///
+/// Only the new tail of the log is visited, so a submission costs the same however long the
+/// conversation already is.
+fn spawn_rows(
+    log: Res<MessageLog>,
+    messages: Query<(&Message, &Role)>,
+    conversation: Single<(Entity, &mut Conversation)>,
+    mut commands: Commands,
+) {
+    let (area, mut conversation) = conversation.into_inner();
+    let Some(new) = log.entities().get(conversation.mounted..) else {
+        return;
+    };
+    if new.is_empty() {
+        return;
+    }
+    for &message in new {
+        let Ok((body, &role)) = messages.get(message) else {
+            // A message despawned by someone else has nothing to show; keep the order of the rest.
+            continue;
+        };
+        commands
+            .entity(area)
+            .with_child(message_row(message, role, body.body()));
+    }
+    conversation.mounted = log.len();
+}
+
+/// One row, entirely derived from the message's role and body.
+fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
+    let style = RoleStyle::of(role);
+    (
+        Name::new("Message row"),
+        MessageRow { message },
+        style.class,
+        Node {
+            width: percent(100),
+            justify_content: style.justify,
+            ..default()
+        },
+        children![(
+            Name::new("Bubble"),
+            Bubble,
+            Text::new(style.text(body)),
+            theme::text_font(),
+            TextColor(palette::TEXT),
+            Node {
+                max_width: percent(75),
+                border: style.border,
+                padding: UiRect::axes(px(12), px(8)),
+                ..default()
+            },
+            BorderColor::all(style.border_color),
+            BackgroundColor(style.background),
+        )],
+    )
+}
+
+/// Scrolls to the end whenever rows were mounted, in the same frame.
+///
+/// Layout (in `PostUpdate`) clamps the offset to the content, so "as far as it goes" lands the
+/// newest row fully in view before the frame is drawn.
+fn scroll_to_newest(
+    conversation: Single<&mut ScrollPosition, (With<Conversation>, Changed<Conversation>)>,
+) {
+    conversation.into_inner().y = f32::MAX;
+}

@@ -1,0 +1,202 @@
+//! The headless recipe every test builds on, and helpers that read the app's observable state.
+//!
+//! `MinimalPlugins` has no window, renderer or UI layout, so these tests see what the systems
+//! write (components, resources), not pixels. The text widget needs assets, keyboard input, the
+//! `Font` asset type and a text scratch buffer; that is all it takes to run the real app plugin.
+
+#![allow(dead_code, reason = "each test file uses its own subset of these helpers")]
+
+use std::sync::{Arc, Mutex};
+
+use agent_chat::{
+    AgentChatPlugin,
+    chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, SessionRecord},
+    input::ChatInput,
+    theme::RowClass,
+    view::{Bubble, Conversation, MessageRow},
+};
+use bevy::{
+    input::{
+        ButtonState, InputPlugin,
+        keyboard::{Key, KeyboardInput},
+    },
+    prelude::*,
+    text::TextIterScratch,
+};
+use bevy_simple_text_input::{TextInputSubmitMessage, TextInputValue};
+
+/// The app as `main` runs it, minus window and renderer, after its first (start-up) frame.
+pub fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), InputPlugin))
+        .init_asset::<Font>()
+        .init_resource::<TextIterScratch>()
+        .add_plugins(AgentChatPlugin);
+    app.update();
+    app
+}
+
+/// Replaces the random pick with one that answers `REPLIES[i]` for the `n`-th call's `i` in
+/// `order`, and returns the list each call was given, to count and inspect the calls.
+pub fn fix_pick(app: &mut App, order: &[usize]) -> Arc<Mutex<Vec<&'static [&'static str]>>> {
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&calls);
+    let order = order.to_vec();
+    app.insert_resource(ReplyPicker::new(move |replies| {
+        let mut seen = seen.lock().unwrap();
+        let pick = order[seen.len() % order.len()];
+        seen.push(replies);
+        replies.get(pick).copied()
+    }));
+    calls
+}
+
+/// The number of pick calls so far, checking that every one was given the app's reply list.
+pub fn pick_calls(calls: &Mutex<Vec<&'static [&'static str]>>) -> usize {
+    let calls = calls.lock().unwrap();
+    for list in calls.iter() {
+        assert!(
+            std::ptr::eq(*list, REPLIES),
+            "the pick must be given the fixed reply list, got {list:?}"
+        );
+    }
+    calls.len()
+}
+
+/// The input field entity.
+pub fn input_entity(app: &mut App) -> Entity {
+    app.world_mut()
+        .query_filtered::<Entity, With<ChatInput>>()
+        .single(app.world())
+        .expect("exactly one chat input")
+}
+
+/// What the input field holds now.
+pub fn input_value(app: &mut App) -> String {
+    let input = input_entity(app);
+    app.world().get::<TextInputValue>(input).unwrap().0.clone()
+}
+
+/// Submits `raw` as the widget does on Enter, then runs one frame.
+pub fn submit(app: &mut App, raw: &str) {
+    let entity = input_entity(app);
+    app.world_mut().write_message(TextInputSubmitMessage {
+        entity,
+        value: raw.to_owned(),
+    });
+    app.update();
+}
+
+fn key(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput {
+    let text = match &logical_key {
+        Key::Character(s) => Some(s.clone()),
+        Key::Space => Some(" ".into()),
+        _ => None,
+    };
+    KeyboardInput {
+        key_code,
+        logical_key,
+        state,
+        text,
+        repeat: false,
+        window: Entity::PLACEHOLDER,
+    }
+}
+
+/// Presses and releases a key, as a platform reports it, without running a frame.
+pub fn tap(app: &mut App, key_code: KeyCode, logical_key: Key) {
+    app.world_mut()
+        .write_message(key(key_code, logical_key.clone(), ButtonState::Pressed));
+    app.world_mut()
+        .write_message(key(key_code, logical_key, ButtonState::Released));
+}
+
+/// Types `text` into the focused field one character per key press, then runs one frame.
+pub fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        if c == ' ' {
+            tap(app, KeyCode::Space, Key::Space);
+        } else {
+            // The physical key does not matter to the widget, only that no binding claims it.
+            tap(app, KeyCode::KeyA, Key::Character(c.to_string().into()));
+        }
+    }
+    app.update();
+}
+
+/// Presses Enter in the field and runs one frame.
+pub fn press_enter(app: &mut App) {
+    tap(app, KeyCode::Enter, Key::Enter);
+    app.update();
+}
+
+/// The log as (role, body) pairs, oldest first.
+pub fn logged(app: &App) -> Vec<(Role, String)> {
+    let world = app.world();
+    world
+        .resource::<MessageLog>()
+        .entities()
+        .iter()
+        .map(|&entity| {
+            let role = *world.get::<Role>(entity).expect("a logged entity has a Role");
+            let body = world.get::<Message>(entity).expect("and a Message");
+            (role, body.body().to_owned())
+        })
+        .collect()
+}
+
+/// The session record: normalized inputs and picked replies.
+pub fn recorded(app: &App) -> (Vec<String>, Vec<&'static str>) {
+    let record = app.world().resource::<SessionRecord>();
+    (record.inputs().to_vec(), record.replies().to_vec())
+}
+
+/// One row as a person (or a screen reader) would tell it apart from the others.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShownRow {
+    /// The message entity the row shows.
+    pub message: Entity,
+    pub class: RowClass,
+    pub justify: JustifyContent,
+    pub border: UiRect,
+    pub text: String,
+}
+
+/// The rows of the conversation area in display order.
+pub fn rows(app: &mut App) -> Vec<ShownRow> {
+    let world = app.world_mut();
+    let Some(children) = world
+        .query_filtered::<Option<&Children>, With<Conversation>>()
+        .single(world)
+        .expect("exactly one conversation area")
+    else {
+        return Vec::new();
+    };
+    children
+        .iter()
+        .map(|row| {
+            let shown = world.get::<MessageRow>(row).expect("only rows in the area");
+            let [bubble] = world.get::<Children>(row).unwrap()[..] else {
+                panic!("a row has exactly one child, its bubble");
+            };
+            assert!(world.get::<Bubble>(bubble).is_some());
+            ShownRow {
+                message: shown.message,
+                class: *world.get::<RowClass>(row).unwrap(),
+                justify: world.get::<Node>(row).unwrap().justify_content,
+                border: world.get::<Node>(bubble).unwrap().border,
+                text: world.get::<Text>(bubble).unwrap().0.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The conversation area's scroll offset as the app last set it.
+pub fn scroll_y(app: &mut App) -> f32 {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&ScrollPosition, With<Conversation>>()
+        .single(world)
+        .unwrap()
+        .y
+}

@@ -1,0 +1,305 @@
+//! The runtime flow's verification list, one test per item, through the app's real systems.
+//!
+//! Each test asserts the whole observable state together: the session record, the message log
+//! (role and body), and the rows on screen (label, style class, alignment, border side, order).
+
+mod common;
+
+use agent_chat::{
+    chat::{REPLIES, Role},
+    theme::{ROW_BORDER, RowClass},
+};
+use bevy::{input::keyboard::Key, prelude::*};
+use common::*;
+
+/// The row a user message must produce, spelled out rather than taken from the theme table.
+fn user_row(body: &str) -> (RowClass, JustifyContent, UiRect, String) {
+    (
+        RowClass::UserMessage,
+        JustifyContent::FlexStart,
+        UiRect::left(ROW_BORDER),
+        format!("사용자: {body}"),
+    )
+}
+
+/// The row an agent reply must produce.
+fn agent_row(body: &str) -> (RowClass, JustifyContent, UiRect, String) {
+    (
+        RowClass::AgentReply,
+        JustifyContent::FlexEnd,
+        UiRect::right(ROW_BORDER),
+        format!("에이전트: {body}"),
+    )
+}
+
+fn shown(app: &mut App) -> Vec<(RowClass, JustifyContent, UiRect, String)> {
+    rows(app)
+        .into_iter()
+        .map(|row| (row.class, row.justify, row.border, row.text))
+        .collect()
+}
+
+#[test]
+fn one_and_several_inputs_are_normalized_answered_and_shown_in_order() {
+    let mut app = headless_app();
+    let calls = fix_pick(&mut app, &[2, 0, 4, 1]);
+
+    submit(&mut app, "  안녕하세요  ");
+    assert_eq!(
+        recorded(&app),
+        (vec!["안녕하세요".to_owned()], vec![REPLIES[2]]),
+        "one submission records its trimmed input and the picked reply"
+    );
+    assert_eq!(
+        logged(&app),
+        [
+            (Role::User, "안녕하세요".to_owned()),
+            (Role::Agent, REPLIES[2].to_owned())
+        ]
+    );
+    assert_eq!(
+        shown(&mut app),
+        [user_row("안녕하세요"), agent_row(REPLIES[2])]
+    );
+
+    submit(&mut app, "second line");
+    submit(&mut app, "\t셋째\n");
+    submit(&mut app, " mixed 한글 and ASCII ");
+
+    let inputs = ["안녕하세요", "second line", "셋째", "mixed 한글 and ASCII"];
+    let replies = [REPLIES[2], REPLIES[0], REPLIES[4], REPLIES[1]];
+    assert_eq!(pick_calls(&calls), 4, "one pick per valid input");
+    assert_eq!(
+        recorded(&app),
+        (inputs.map(str::to_owned).to_vec(), replies.to_vec()),
+        "inputs and replies are recorded in submission order, pairwise"
+    );
+    let expected_log: Vec<_> = inputs
+        .iter()
+        .zip(replies)
+        .flat_map(|(input, reply)| {
+            [
+                (Role::User, input.to_string()),
+                (Role::Agent, reply.to_owned()),
+            ]
+        })
+        .collect();
+    assert_eq!(
+        logged(&app),
+        expected_log,
+        "each user message is followed by its reply"
+    );
+    let expected_rows: Vec<_> = inputs
+        .iter()
+        .zip(replies)
+        .flat_map(|(input, reply)| [user_row(input), agent_row(reply)])
+        .collect();
+    assert_eq!(shown(&mut app), expected_rows, "rows mirror the log in order");
+
+    let log = app
+        .world()
+        .resource::<agent_chat::chat::MessageLog>()
+        .entities()
+        .to_vec();
+    let row_messages: Vec<_> = rows(&mut app).iter().map(|row| row.message).collect();
+    assert_eq!(row_messages, log, "row i shows log entry i");
+}
+
+#[test]
+fn the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list() {
+    let mut app = headless_app();
+    let calls = fix_pick(&mut app, &[3]);
+
+    submit(&mut app, "first");
+    assert_eq!(pick_calls(&calls), 1);
+    submit(&mut app, "   ");
+    assert_eq!(pick_calls(&calls), 1, "a blank input does not pick");
+    submit(&mut app, "second");
+    submit(&mut app, "");
+    submit(&mut app, "third");
+    assert_eq!(pick_calls(&calls), 3, "three valid inputs, three picks");
+
+    assert_eq!(
+        recorded(&app),
+        (
+            vec!["first".into(), "second".into(), "third".into()],
+            vec![REPLIES[3]; 3]
+        ),
+        "the fixed pick makes the flow deterministic"
+    );
+    assert_eq!(shown(&mut app).len(), 6);
+}
+
+#[test]
+fn blank_input_picks_nothing_and_changes_nothing() {
+    let mut app = headless_app();
+    let calls = fix_pick(&mut app, &[0]);
+    // Start from a conversation that already has content, so "no change" means something.
+    submit(&mut app, "before");
+
+    let records = recorded(&app);
+    let log = logged(&app);
+    let screen = rows(&mut app);
+    let entities = app.world().entities().count_spawned();
+
+    for blank in [
+        "",
+        " ",
+        "   ",
+        "\t",
+        "\n",
+        "\r\n",
+        " \t\n \t ",
+        "\u{a0}",           // no-break space
+        "\u{3000}\u{3000}", // ideographic space, as a Korean keyboard types it
+        "\u{2028}\u{2029}", // line and paragraph separators
+    ] {
+        submit(&mut app, blank);
+        assert_eq!(pick_calls(&calls), 1, "{blank:?} must not pick a reply");
+        assert_eq!(recorded(&app), records, "{blank:?} must not be recorded");
+        assert_eq!(logged(&app), log, "{blank:?} must not create messages");
+        assert_eq!(rows(&mut app), screen, "{blank:?} must not change the screen");
+        assert_eq!(
+            app.world().entities().count_spawned(),
+            entities,
+            "{blank:?} must not spawn anything"
+        );
+    }
+}
+
+#[test]
+fn labels_classes_alignment_and_border_sides_follow_the_role_alone() {
+    let mut app = headless_app();
+    // The user types exactly the reply they will get: identical bodies, so only the role differs.
+    fix_pick(&mut app, &[0]);
+    submit(&mut app, REPLIES[0]);
+
+    let [user, agent] = &rows(&mut app)[..] else {
+        panic!("one submission shows two rows");
+    };
+    assert_eq!(user.text, format!("사용자: {}", REPLIES[0]));
+    assert_eq!(agent.text, format!("에이전트: {}", REPLIES[0]));
+    assert_eq!(user.class, RowClass::UserMessage);
+    assert_eq!(agent.class, RowClass::AgentReply);
+    assert_eq!(user.justify, JustifyContent::FlexStart, "user rows sit left");
+    assert_eq!(agent.justify, JustifyContent::FlexEnd, "agent rows sit right");
+
+    let sides = |border: UiRect| {
+        [border.left, border.right, border.top, border.bottom].map(|side| side != Val::ZERO)
+    };
+    assert_eq!(
+        sides(user.border),
+        [true, false, false, false],
+        "user rows have a left border only"
+    );
+    assert_eq!(
+        sides(agent.border),
+        [false, true, false, false],
+        "agent rows have a right border only"
+    );
+}
+
+#[test]
+fn escape_requests_app_exit_and_creates_no_state() {
+    let mut app = headless_app();
+    assert_eq!(app.should_exit(), None);
+
+    tap(&mut app, KeyCode::Escape, Key::Escape);
+    app.update();
+
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+    assert_eq!(recorded(&app), (vec![], vec![]), "exit records nothing");
+    assert!(logged(&app).is_empty(), "exit creates no message");
+    assert!(rows(&mut app).is_empty(), "exit shows no row");
+}
+
+#[test]
+fn escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[1]);
+
+    type_text(&mut app, "마지막 말");
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    tap(&mut app, KeyCode::Escape, Key::Escape);
+    app.update();
+
+    assert_eq!(app.should_exit(), Some(AppExit::Success));
+    assert_eq!(
+        shown(&mut app),
+        [user_row("마지막 말"), agent_row(REPLIES[1])],
+        "the submission completes, message and reply, before the app stops"
+    );
+}
+
+#[test]
+fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[4, 2]);
+
+    type_text(&mut app, "hello 세계");
+    assert_eq!(input_value(&mut app), "hello 세계", "typing reaches the widget");
+    press_enter(&mut app);
+    assert_eq!(input_value(&mut app), "", "cleared after a valid submission");
+    assert_eq!(
+        shown(&mut app),
+        [user_row("hello 세계"), agent_row(REPLIES[4])],
+        "the rows exist at the end of the frame that read Enter"
+    );
+
+    type_text(&mut app, "   ");
+    press_enter(&mut app);
+    assert_eq!(input_value(&mut app), "", "cleared after a blank submission too");
+    assert_eq!(shown(&mut app).len(), 2, "the blank submission showed nothing");
+
+    type_text(&mut app, " 두 번째 ");
+    press_enter(&mut app);
+    assert_eq!(input_value(&mut app), "");
+    assert_eq!(
+        shown(&mut app),
+        [
+            user_row("hello 세계"),
+            agent_row(REPLIES[4]),
+            user_row("두 번째"),
+            agent_row(REPLIES[2]),
+        ],
+        "each user row is immediately followed by its reply"
+    );
+}
+
+#[test]
+fn earlier_messages_and_rows_never_change() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0, 1, 2]);
+
+    submit(&mut app, "one");
+    let first_rows = rows(&mut app);
+    let first_log = logged(&app);
+
+    submit(&mut app, "two");
+    submit(&mut app, "three");
+
+    assert_eq!(&rows(&mut app)[..2], &first_rows[..], "the first rows are untouched");
+    assert_eq!(&logged(&app)[..2], &first_log[..], "the first messages are untouched");
+    assert_eq!(rows(&mut app).len(), 6);
+}
+
+#[test]
+fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    // Pretend the user had scrolled up to read.
+    {
+        let world = app.world_mut();
+        let mut scroll = world
+            .query_filtered::<&mut ScrollPosition, With<agent_chat::view::Conversation>>()
+            .single_mut(world)
+            .unwrap();
+        scroll.y = 0.0;
+    }
+
+    submit(&mut app, "scroll me");
+
+    // Layout clamps this to the content height when it runs, later in the same frame; the
+    // full-layout test (tests/layout.rs) checks the newest row is then fully in view.
+    assert_eq!(scroll_y(&mut app), f32::MAX, "asks for the very end");
+}
