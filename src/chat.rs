@@ -16,7 +16,10 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The fixed replies the agent answers with, one picked at random per valid submission.
-pub const REPLIES: &[&str] = &[
+///
+/// A `static`, not a `const`: it has one address, so a test can check the pick is handed this
+/// very list.
+pub static REPLIES: &[&str] = &[
     "안녕하세요! 무엇을 도와드릴까요?",
     "좋은 질문이네요. 조금 더 자세히 말씀해 주세요.",
     "말씀 잘 들었습니다.",
@@ -27,7 +30,7 @@ pub const REPLIES: &[&str] = &[
 // The pick below may assume a reply exists; an empty list is a build error, not a runtime one.
 const _: () = assert!(!REPLIES.is_empty(), "REPLIES must not be empty");
 
-/// Who wrote a [`Message`]. The single source every on-screen difference is derived from.
+/// Who wrote a [`Message`](struct@Message). The single source every on-screen difference is derived from.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[component(immutable)]
 pub enum Role {
@@ -68,7 +71,7 @@ impl Message {
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct Submission(pub String);
 
-/// Every [`Message`] entity in the order it was created: append-only.
+/// Every [`Message`](struct@Message) entity in the order it was created: append-only.
 #[derive(Resource, Debug, Default)]
 pub struct MessageLog(Vec<Entity>);
 

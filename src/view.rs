@@ -34,7 +34,7 @@ impl Conversation {
     }
 }
 
-/// A row in the conversation, pointing at the [`Message`] entity it shows.
+/// A row in the conversation, pointing at the [`Message`](struct@Message) entity it shows.
 ///
 /// The row holds the role's [`RowClass`](theme::RowClass) and alignment; its one child, a
 /// [`Bubble`], holds the border and the label text.

@@ -94,7 +94,11 @@ fn one_and_several_inputs_are_normalized_answered_and_shown_in_order() {
         .zip(replies)
         .flat_map(|(input, reply)| [user_row(input), agent_row(reply)])
         .collect();
-    assert_eq!(shown(&mut app), expected_rows, "rows mirror the log in order");
+    assert_eq!(
+        shown(&mut app),
+        expected_rows,
+        "rows mirror the log in order"
+    );
 
     let log = app
         .world()
@@ -158,7 +162,11 @@ fn blank_input_picks_nothing_and_changes_nothing() {
         assert_eq!(pick_calls(&calls), 1, "{blank:?} must not pick a reply");
         assert_eq!(recorded(&app), records, "{blank:?} must not be recorded");
         assert_eq!(logged(&app), log, "{blank:?} must not create messages");
-        assert_eq!(rows(&mut app), screen, "{blank:?} must not change the screen");
+        assert_eq!(
+            rows(&mut app),
+            screen,
+            "{blank:?} must not change the screen"
+        );
         assert_eq!(
             app.world().entities().count_spawned(),
             entities,
@@ -181,8 +189,16 @@ fn labels_classes_alignment_and_border_sides_follow_the_role_alone() {
     assert_eq!(agent.text, format!("에이전트: {}", REPLIES[0]));
     assert_eq!(user.class, RowClass::UserMessage);
     assert_eq!(agent.class, RowClass::AgentReply);
-    assert_eq!(user.justify, JustifyContent::FlexStart, "user rows sit left");
-    assert_eq!(agent.justify, JustifyContent::FlexEnd, "agent rows sit right");
+    assert_eq!(
+        user.justify,
+        JustifyContent::FlexStart,
+        "user rows sit left"
+    );
+    assert_eq!(
+        agent.justify,
+        JustifyContent::FlexEnd,
+        "agent rows sit right"
+    );
 
     let sides = |border: UiRect| {
         [border.left, border.right, border.top, border.bottom].map(|side| side != Val::ZERO)
@@ -237,9 +253,17 @@ fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_messag
     fix_pick(&mut app, &[4, 2]);
 
     type_text(&mut app, "hello 세계");
-    assert_eq!(input_value(&mut app), "hello 세계", "typing reaches the widget");
+    assert_eq!(
+        input_value(&mut app),
+        "hello 세계",
+        "typing reaches the widget"
+    );
     press_enter(&mut app);
-    assert_eq!(input_value(&mut app), "", "cleared after a valid submission");
+    assert_eq!(
+        input_value(&mut app),
+        "",
+        "cleared after a valid submission"
+    );
     assert_eq!(
         shown(&mut app),
         [user_row("hello 세계"), agent_row(REPLIES[4])],
@@ -248,8 +272,16 @@ fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_messag
 
     type_text(&mut app, "   ");
     press_enter(&mut app);
-    assert_eq!(input_value(&mut app), "", "cleared after a blank submission too");
-    assert_eq!(shown(&mut app).len(), 2, "the blank submission showed nothing");
+    assert_eq!(
+        input_value(&mut app),
+        "",
+        "cleared after a blank submission too"
+    );
+    assert_eq!(
+        shown(&mut app).len(),
+        2,
+        "the blank submission showed nothing"
+    );
 
     type_text(&mut app, " 두 번째 ");
     press_enter(&mut app);
@@ -278,8 +310,16 @@ fn earlier_messages_and_rows_never_change() {
     submit(&mut app, "two");
     submit(&mut app, "three");
 
-    assert_eq!(&rows(&mut app)[..2], &first_rows[..], "the first rows are untouched");
-    assert_eq!(&logged(&app)[..2], &first_log[..], "the first messages are untouched");
+    assert_eq!(
+        &rows(&mut app)[..2],
+        &first_rows[..],
+        "the first rows are untouched"
+    );
+    assert_eq!(
+        &logged(&app)[..2],
+        &first_log[..],
+        "the first messages are untouched"
+    );
     assert_eq!(rows(&mut app).len(), 6);
 }
 

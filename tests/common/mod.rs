@@ -4,7 +4,10 @@
 //! write (components, resources), not pixels. The text widget needs assets, keyboard input, the
 //! `Font` asset type and a text scratch buffer; that is all it takes to run the real app plugin.
 
-#![allow(dead_code, reason = "each test file uses its own subset of these helpers")]
+#![allow(
+    dead_code,
+    reason = "each test file uses its own subset of these helpers"
+)]
 
 use std::sync::{Arc, Mutex};
 
@@ -138,7 +141,9 @@ pub fn logged(app: &App) -> Vec<(Role, String)> {
         .entities()
         .iter()
         .map(|&entity| {
-            let role = *world.get::<Role>(entity).expect("a logged entity has a Role");
+            let role = *world
+                .get::<Role>(entity)
+                .expect("a logged entity has a Role");
             let body = world.get::<Message>(entity).expect("and a Message");
             (role, body.body().to_owned())
         })
