@@ -1,0 +1,637 @@
+//! End to end, as a person uses it: the real binary in a real X server (Xvfb) rendering through
+//! Mesa's software Vulkan, typed into with `xdotool`, and checked from screenshots.
+//!
+//! These tests open windows, so a plain `cargo test` skips them (they are `#[ignore]`d, and say
+//! so in its output). `.ci/run` installs what they need and runs them; locally:
+//!
+//! ```sh
+//! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils
+//! cargo test --test window -- --ignored
+//! ```
+//!
+//! Screenshots of the last run are kept under `target/tmp/window-tests/` (inside
+//! `CARGO_TARGET_DIR` when that is set); a failing check names the one it looked at.
+
+use std::{
+    collections::HashSet,
+    fs,
+    io::{BufRead, BufReader},
+    path::{Path, PathBuf},
+    process::{Child, Command, ExitStatus, Stdio},
+    thread::sleep,
+    time::{Duration, Instant},
+};
+
+use agent_chat::theme::palette;
+use bevy::color::Color;
+
+const APP: &str = env!("CARGO_BIN_EXE_agent-chat");
+/// Bevy's default window size; the X screen is larger so the whole window is on it.
+const WINDOW: (usize, usize) = (1280, 720);
+const NEEDS_X: &str = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap";
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn one_submission_shows_a_left_user_row_then_a_right_agent_row() {
+    let mut x = Session::start("one_submission");
+    let empty = x.screenshot("started");
+
+    x.type_text("hello 안녕하세요");
+    x.key("Return");
+    let shot = x.wait_for("submitted", |shot| shot.bubbles().len() == 2);
+
+    let bubbles = shot.bubbles();
+    let [user, agent] = &bubbles[..] else {
+        panic!(
+            "{}: expected exactly two rows, found {bubbles:?}",
+            shot.name()
+        );
+    };
+    assert_eq!(user.side, Side::User, "{}: user row first", shot.name());
+    assert_eq!(agent.side, Side::Agent, "{}: agent row second", shot.name());
+    assert!(user.bottom < agent.top, "{}: rows in order", shot.name());
+    assert_eq!(
+        user.border_columns(),
+        Some(user.left..=user.left + 3),
+        "{}: the user row's border is one 4 px column on its left edge, and nowhere else",
+        shot.name()
+    );
+    assert_eq!(
+        agent.border_columns(),
+        Some(agent.right - 3..=agent.right),
+        "{}: the agent row's border is one 4 px column on its right edge, and nowhere else",
+        shot.name()
+    );
+    assert!(
+        user.left < 20 && agent.right > WINDOW.0 - 20,
+        "{}: the user row sits at the left, the agent row at the right ({user:?}, {agent:?})",
+        shot.name()
+    );
+    assert!(user.text_pixels > 200 && agent.text_pixels > 200);
+    assert!(
+        shot.input_bar_matches(&empty),
+        "{}: the input is empty again after Enter (compare with {})",
+        shot.name(),
+        empty.name()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn korean_text_is_drawn_with_real_glyphs() {
+    let mut x = Session::start("korean_glyphs");
+    // Same length, different syllables: missing glyphs would draw both as the same row of boxes.
+    for line in ["안녕하세요", "가나다라마"] {
+        x.type_text(line);
+        x.key("Return");
+    }
+    let shot = x.wait_for("submitted", |shot| shot.bubbles().len() == 4);
+
+    let bubbles = shot.bubbles();
+    let (first, second) = (&bubbles[0], &bubbles[2]);
+    assert!(
+        first.text_pixels > 300 && second.text_pixels > 300,
+        "{}: the Hangul rows have ink",
+        shot.name()
+    );
+    assert!(
+        shot.crop(first) != shot.crop(second),
+        "{}: different Hangul words must not render identically (replacement boxes?)",
+        shot.name()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn a_blank_submission_changes_no_pixel_of_the_conversation() {
+    let mut x = Session::start("blank_submission");
+    x.type_text("first");
+    x.key("Return");
+    let before = x.wait_for("before", |shot| shot.bubbles().len() == 2);
+
+    x.type_text("   ");
+    x.key("Return");
+    sleep(Duration::from_millis(1500));
+    let after = x.screenshot("after-blank");
+
+    assert!(
+        after.conversation() == before.conversation(),
+        "{}: a blank submission changed the conversation (compare with {})",
+        after.name(),
+        before.name()
+    );
+    assert!(
+        after.input_bar_matches(&before),
+        "{}: the input is empty again after a blank Enter",
+        after.name()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn escape_closes_the_window_and_exits_with_success() {
+    let mut x = Session::start("escape");
+    x.key("Escape");
+    let status = x.wait_for_exit(Duration::from_secs(5));
+    assert_eq!(
+        status.map(|s| s.code()),
+        Some(Some(0)),
+        "the app exits with status 0 within 5 s of Escape"
+    );
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn without_a_gpu_adapter_it_stops_with_one_line_that_says_what_to_do() {
+    let xvfb = Xvfb::start();
+    // Vulkan only, and a loader that finds no driver: no adapter at all.
+    let output = Command::new(APP)
+        .env("DISPLAY", &xvfb.display)
+        .env("WGPU_BACKEND", "vulkan")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .output()
+        .expect("run the app");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "no panic report: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("agent-chat: no GPU adapter found")
+            && last.contains("mesa-vulkan-drivers"),
+        "the last line says what is missing and how to fix it: {last:?}"
+    );
+}
+
+/// Not ignored: it needs no display, and it must not open a window on a developer's desktop.
+#[test]
+fn without_a_display_it_stops_with_one_line_that_says_what_to_do() {
+    let output = Command::new(APP)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("run the app");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "no panic report: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("agent-chat: no display") && last.contains("xvfb-run"),
+        "the last line says what is missing and how to run it: {last:?}"
+    );
+}
+
+// --- The X server, the app, and the keyboard --------------------------------------------------
+
+/// An Xvfb server on a display number of its own choosing, stopped on drop.
+struct Xvfb {
+    process: Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Self {
+        let mut process = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1600x1000x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start Xvfb ({NEEDS_X}): {e}"));
+        let mut line = String::new();
+        BufReader::new(process.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("Xvfb reports its display number");
+        let display = format!(":{}", line.trim());
+        Self { process, display }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// The app running on its own Xvfb, with its window focused, and a folder for screenshots.
+struct Session {
+    app: Child,
+    window: String,
+    shots: PathBuf,
+    taken: usize,
+    // Dropped last: the app must go before its X server.
+    xvfb: Xvfb,
+}
+
+impl Session {
+    fn start(name: &str) -> Self {
+        let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("window-tests")
+            .join(name);
+        let _ = fs::remove_dir_all(&shots);
+        fs::create_dir_all(&shots).unwrap();
+
+        let xvfb = Xvfb::start();
+        let log = fs::File::create(shots.join("app.log")).unwrap();
+        let app = Command::new(APP)
+            .env("DISPLAY", &xvfb.display)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("start the app");
+        let mut session = Self {
+            app,
+            window: String::new(),
+            shots,
+            taken: 0,
+            xvfb,
+        };
+        session.window = session
+            .xdotool(&[
+                "search",
+                "--sync",
+                "--onlyvisible",
+                "--name",
+                "^agent-chat$",
+            ])
+            .lines()
+            .next()
+            .expect("the app maps a window titled agent-chat")
+            .to_owned();
+        // No window manager: give keyboard focus directly (windowactivate needs a WM).
+        session.xdotool(&["windowfocus", "--sync", &session.window.clone()]);
+        session.wait_for("first-frame", |shot| shot.input_bar().is_some());
+        session
+    }
+
+    fn xdotool(&self, args: &[&str]) -> String {
+        run(
+            "timeout",
+            &[&["30", "xdotool"], args].concat(),
+            &self.xvfb.display,
+        )
+    }
+
+    /// Types `text` into the focused window.
+    ///
+    /// `xdotool type` maps a character missing from the keymap onto a spare keycode only while
+    /// it types it; the app, reading the event a moment later, may find the mapping already
+    /// undone and lose the character (seen with Hangul). So every character is mapped first,
+    /// with `xmodmap`, and stays mapped while it is typed.
+    fn type_text(&mut self, text: &str) {
+        let spare = self.spare_keycodes();
+        let mut unmapped: Vec<char> = Vec::new();
+        for c in text.chars().filter(|c| !c.is_ascii()) {
+            if !unmapped.contains(&c) {
+                unmapped.push(c);
+            }
+        }
+        let mut rest = text;
+        for batch in unmapped.chunks(spare.len().max(1)) {
+            let assignments: Vec<String> = batch
+                .iter()
+                .zip(&spare)
+                .flat_map(|(c, code)| ["-e".into(), format!("keycode {code} = U{:04X}", *c as u32)])
+                .collect();
+            let args: Vec<&str> = assignments.iter().map(String::as_str).collect();
+            run("xmodmap", &args, &self.xvfb.display);
+            sleep(Duration::from_millis(300));
+            // Type up to the first character this batch did not map.
+            let end = rest
+                .char_indices()
+                .find(|(_, c)| !c.is_ascii() && !batch.contains(c))
+                .map_or(rest.len(), |(i, _)| i);
+            self.xdotool(&["type", "--delay", "40", &rest[..end]]);
+            rest = &rest[end..];
+            sleep(Duration::from_millis(300));
+        }
+        if !rest.is_empty() {
+            self.xdotool(&["type", "--delay", "40", rest]);
+        }
+        sleep(Duration::from_millis(300));
+    }
+
+    /// Keycodes with no keysym in the server's keymap.
+    fn spare_keycodes(&self) -> Vec<u32> {
+        run("xmodmap", &["-pke"], &self.xvfb.display)
+            .lines()
+            .filter_map(|line| {
+                let (code, syms) = line.strip_prefix("keycode")?.split_once('=')?;
+                let code: u32 = code.trim().parse().ok()?;
+                (syms.trim().is_empty() && code > 8).then_some(code)
+            })
+            .collect()
+    }
+
+    fn key(&mut self, key: &str) {
+        self.xdotool(&["key", key]);
+        sleep(Duration::from_millis(200));
+    }
+
+    fn screenshot(&mut self, label: &str) -> Shot {
+        self.taken += 1;
+        let ppm = self.shots.join(format!("{:02}-{label}.ppm", self.taken));
+        let crop = format!("{}x{}+0+0", WINDOW.0, WINDOW.1);
+        run(
+            "import",
+            &[
+                "-window",
+                "root",
+                "-crop",
+                &crop,
+                "-depth",
+                "8",
+                ppm.to_str().unwrap(),
+            ],
+            &self.xvfb.display,
+        );
+        let shot = Shot::read(&ppm);
+        // A PNG beside it for people (the PPM is what the checks read).
+        let png = ppm.with_extension("png");
+        run(
+            "convert",
+            &[ppm.to_str().unwrap(), png.to_str().unwrap()],
+            &self.xvfb.display,
+        );
+        shot
+    }
+
+    /// Screenshots until `done` holds, for at most 20 s; the last one either way.
+    fn wait_for(&mut self, label: &str, done: impl Fn(&Shot) -> bool) -> Shot {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let shot = self.screenshot(label);
+            if done(&shot) {
+                return shot;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: timed out waiting for {label}",
+                shot.name()
+            );
+            sleep(Duration::from_millis(250));
+        }
+    }
+
+    fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Some(status) = self.app.try_wait().unwrap() {
+                return Some(status);
+            }
+            sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.app.kill();
+        let _ = self.app.wait();
+    }
+}
+
+/// Runs a helper program against `display` and returns its stdout; panics with its stderr.
+fn run(program: &str, args: &[&str], display: &str) -> String {
+    let output = Command::new(program)
+        .args(args)
+        .env("DISPLAY", display)
+        .output()
+        .unwrap_or_else(|e| panic!("run {program} ({NEEDS_X}): {e}"));
+    assert!(
+        output.status.success(),
+        "{program} {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+// --- Reading the screen ------------------------------------------------------------------------
+
+/// Which side a row is drawn for, told by its fill colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Side {
+    User,
+    Agent,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Fill,
+    Border,
+}
+
+fn rgb(color: Color) -> [u8; 3] {
+    let c = color.to_srgba();
+    [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as u8)
+}
+
+fn close(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 3)
+}
+
+/// One speech bubble found on screen: its bounding box, and where its border pixels are.
+#[derive(Debug, Clone)]
+struct Bubble {
+    side: Side,
+    left: usize,
+    right: usize,
+    top: usize,
+    bottom: usize,
+    border_xs: HashSet<usize>,
+    border_pixels: usize,
+    text_pixels: usize,
+}
+
+impl Bubble {
+    /// The x range of the border when it is one solid column range, full height; else `None`.
+    fn border_columns(&self) -> Option<std::ops::RangeInclusive<usize>> {
+        let min = *self.border_xs.iter().min()?;
+        let max = *self.border_xs.iter().max()?;
+        let height = self.bottom - self.top + 1;
+        (self.border_pixels == (max - min + 1) * height).then_some(min..=max)
+    }
+}
+
+/// A screenshot of the window's area of the X screen.
+struct Shot {
+    path: PathBuf,
+    width: usize,
+    height: usize,
+    rgb: Vec<u8>,
+}
+
+impl Shot {
+    /// Reads a binary PPM (P6), as `import` writes it.
+    fn read(path: &Path) -> Self {
+        let bytes = fs::read(path).unwrap();
+        let mut fields = Vec::new();
+        let mut at = 0;
+        while fields.len() < 4 {
+            while bytes[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            if bytes[at] == b'#' {
+                while bytes[at] != b'\n' {
+                    at += 1;
+                }
+                continue;
+            }
+            let start = at;
+            while !bytes[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            fields.push(String::from_utf8_lossy(&bytes[start..at]).into_owned());
+        }
+        assert_eq!(fields[0], "P6", "{} is not a binary PPM", path.display());
+        assert_eq!(fields[3], "255", "{} is not 8-bit", path.display());
+        let width: usize = fields[1].parse().unwrap();
+        let height: usize = fields[2].parse().unwrap();
+        let rgb = bytes[at + 1..].to_vec();
+        assert_eq!(rgb.len(), width * height * 3, "{}", path.display());
+        Self {
+            path: path.to_owned(),
+            width,
+            height,
+            rgb,
+        }
+    }
+
+    /// The PNG beside the PPM, for failure messages.
+    fn name(&self) -> String {
+        self.path.with_extension("png").display().to_string()
+    }
+
+    fn px(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    fn classify(&self, x: usize, y: usize) -> Option<(Side, Part)> {
+        let p = self.px(x, y);
+        [
+            (palette::USER_BACKGROUND, Side::User, Part::Fill),
+            (palette::USER_BORDER, Side::User, Part::Border),
+            (palette::AGENT_BACKGROUND, Side::Agent, Part::Fill),
+            (palette::AGENT_BORDER, Side::Agent, Part::Border),
+        ]
+        .into_iter()
+        .find(|(color, _, _)| close(p, rgb(*color)))
+        .map(|(_, side, part)| (side, part))
+    }
+
+    /// A light pixel that is no fill or border colour: part of a glyph (the text is near white).
+    fn is_ink(&self, x: usize, y: usize) -> bool {
+        self.classify(x, y).is_none() && self.px(x, y).iter().all(|&c| c > 128)
+    }
+
+    /// The top edge of the input field: the first row with a long run of its border colour.
+    fn input_bar(&self) -> Option<usize> {
+        let border = rgb(palette::INPUT_BORDER);
+        (0..self.height).find(|&y| {
+            (0..self.width)
+                .filter(|&x| close(self.px(x, y), border))
+                .count()
+                > self.width / 2
+        })
+    }
+
+    /// The pixels above the input field.
+    fn conversation(&self) -> &[u8] {
+        let end = self.input_bar().unwrap_or(self.height);
+        &self.rgb[..end * self.width * 3]
+    }
+
+    /// Whether the input field looks as in `other`, ignoring the blinking cursor at its start.
+    fn input_bar_matches(&self, other: &Shot) -> bool {
+        let (Some(top), Some(other_top)) = (self.input_bar(), other.input_bar()) else {
+            return false;
+        };
+        top == other_top
+            && (top..self.height)
+                .all(|y| (40..self.width).all(|x| close(self.px(x, y), other.px(x, y))))
+    }
+
+    /// The speech bubbles, top to bottom: connected areas of one side's fill and border colours.
+    fn bubbles(&self) -> Vec<Bubble> {
+        let end = self.input_bar().unwrap_or(self.height);
+        let mut seen = vec![false; self.width * end];
+        let mut found = Vec::new();
+        for y0 in 0..end {
+            for x0 in 0..self.width {
+                let Some((side, _)) = self.classify(x0, y0) else {
+                    continue;
+                };
+                if seen[y0 * self.width + x0] {
+                    continue;
+                }
+                let mut bubble = Bubble {
+                    side,
+                    left: x0,
+                    right: x0,
+                    top: y0,
+                    bottom: y0,
+                    border_xs: HashSet::new(),
+                    border_pixels: 0,
+                    text_pixels: 0,
+                };
+                let mut stack = vec![(x0, y0)];
+                seen[y0 * self.width + x0] = true;
+                let mut size = 0;
+                while let Some((x, y)) = stack.pop() {
+                    size += 1;
+                    bubble.left = bubble.left.min(x);
+                    bubble.right = bubble.right.max(x);
+                    bubble.top = bubble.top.min(y);
+                    bubble.bottom = bubble.bottom.max(y);
+                    if self.classify(x, y) == Some((side, Part::Border)) {
+                        bubble.border_xs.insert(x);
+                        bubble.border_pixels += 1;
+                    }
+                    let neighbours = [
+                        (x.wrapping_sub(1), y),
+                        (x + 1, y),
+                        (x, y.wrapping_sub(1)),
+                        (x, y + 1),
+                    ];
+                    for (nx, ny) in neighbours {
+                        if nx < self.width
+                            && ny < end
+                            && !seen[ny * self.width + nx]
+                            && self.classify(nx, ny).map(|(s, _)| s) == Some(side)
+                        {
+                            seen[ny * self.width + nx] = true;
+                            stack.push((nx, ny));
+                        }
+                    }
+                }
+                // Anti-aliased glyph edges can match a fill colour for a pixel or two.
+                if size > 200 {
+                    bubble.text_pixels = (bubble.top..=bubble.bottom)
+                        .flat_map(|y| (bubble.left..=bubble.right).map(move |x| (x, y)))
+                        .filter(|&(x, y)| self.is_ink(x, y))
+                        .count();
+                    found.push(bubble);
+                }
+            }
+        }
+        found.sort_by_key(|b| b.top);
+        found
+    }
+
+    /// The pixels of a bubble's box.
+    fn crop(&self, bubble: &Bubble) -> Vec<u8> {
+        (bubble.top..=bubble.bottom)
+            .flat_map(|y| (bubble.left..=bubble.right).flat_map(move |x| self.px(x, y)))
+            .collect()
+    }
+}
