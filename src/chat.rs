@@ -138,13 +138,47 @@ impl Default for ReplyPicker {
     }
 }
 
-/// The normalized form of a submitted line: `None` when nothing but whitespace remains.
+/// The normalized form of a submitted line: trimmed, or `None` when nothing visible remains.
 ///
-/// Whitespace is what [`str::trim`] removes: Unicode `White_Space`, so tabs, newlines, no-break
-/// and ideographic spaces count, while zero-width characters (not whitespace) are kept as text.
+/// Trimming removes what [`str::trim`] removes, Unicode `White_Space`: spaces, tabs, newlines,
+/// no-break and ideographic spaces, line and paragraph separators. A line is blank when it holds
+/// nothing but whitespace and [invisible](is_invisible) characters, so a lone zero-width space or
+/// Hangul filler is not sent as an empty-looking message. Invisible characters inside a non-blank
+/// line are kept: they can be meaningful (a ZWJ joins an emoji sequence).
 pub fn normalize(raw: &str) -> Option<&str> {
     let trimmed = raw.trim();
-    (!trimmed.is_empty()).then_some(trimmed)
+    (!trimmed
+        .chars()
+        .all(|c| c.is_whitespace() || is_invisible(c)))
+    .then_some(trimmed)
+}
+
+/// Characters that draw nothing: Unicode's `Default_Ignorable_Code_Point` property (zero-width
+/// spaces and joiners, bidi controls, variation selectors, tags), which includes the Hangul
+/// fillers a Korean keyboard can produce.
+///
+/// The ranges are those of `DerivedCoreProperties.txt` as of Unicode 16.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
 }
 
 /// Turns each non-blank [`Submission`] into a user message and an agent reply, in that order.
@@ -168,6 +202,9 @@ pub fn record_submissions(
             continue;
         };
 
+        // Bodies are user text: debug level only, and `?` escapes control and bidi characters,
+        // so nothing typed can reach a terminal or log file as a raw escape sequence.
+        debug!(input = ?input, reply = ?reply, "recorded a submission");
         record.inputs.push(input.to_owned());
         record.replies.push(reply);
         let user = commands.spawn((Role::User, Message::new(input))).id();

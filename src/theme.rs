@@ -1,18 +1,48 @@
 //! How things look: the palette, the Hangul font, and the one table that turns a role into style.
 
-use bevy::{asset::load_internal_binary_asset, asset::uuid_handle, prelude::*};
+use bevy::{asset::uuid_handle, prelude::*, text::DEFAULT_FONT_DATA};
+use skrifa::{FontRef, MetadataProvider};
 
 use crate::chat::Role;
 
 pub(super) fn plugin(app: &mut App) {
-    // Compiled into the binary rather than loaded from `assets/`: a binary started outside
-    // `cargo run` looks for `assets/` next to itself and would come up without Hangul glyphs.
-    load_internal_binary_asset!(
-        app,
-        FONT,
-        "../assets/fonts/AgentChatHangul.ttf",
-        |bytes: &[u8], _path: String| Font::from_bytes(bytes.to_vec())
-    );
+    let font = load_font(BUNDLED_FONT);
+    app.world_mut()
+        .resource_mut::<Assets<Font>>()
+        .insert(FONT.id(), font)
+        .expect("a fixed handle is always a valid asset id");
+}
+
+/// The font file, compiled into the binary rather than loaded from `assets/`: a binary started
+/// outside `cargo run` looks for `assets/` next to itself and would come up without Hangul.
+const BUNDLED_FONT: &[u8] = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
+
+/// `bytes` as a [`Font`] if they are a readable font with Hangul glyphs; otherwise Bevy's
+/// built-in font, after a one-line warning that Korean text will not render.
+///
+/// The bundled file cannot go missing at run time (a missing file fails the build), so the
+/// fault left to handle is a damaged one: the app still starts, readable for Latin text.
+pub fn load_font(bytes: &[u8]) -> Font {
+    match check_hangul_font(bytes) {
+        Ok(()) => Font::from_bytes(bytes.to_vec()),
+        Err(problem) => {
+            warn!("{problem}; using Bevy's built-in font instead, so Korean text will not render");
+            Font::from_bytes(DEFAULT_FONT_DATA.to_vec())
+        }
+    }
+}
+
+/// Whether `bytes` parse as a font that maps Hangul syllables and Latin letters.
+pub fn check_hangul_font(bytes: &[u8]) -> Result<(), String> {
+    let font = FontRef::new(bytes).map_err(|e| format!("the bundled font cannot be read ({e})"))?;
+    let charmap = font.charmap();
+    match ['가', '힣', 'A']
+        .into_iter()
+        .find(|&c| charmap.map(c).is_none())
+    {
+        None => Ok(()),
+        Some(c) => Err(format!("the bundled font has no glyph for {c:?}")),
+    }
 }
 
 /// The Hangul-capable font (a NanumGothic subset, see `assets/fonts/`) used for all text.
@@ -42,6 +72,8 @@ pub mod palette {
     pub const USER_BACKGROUND: Color = Color::srgb_u8(0x26, 0x33, 0x49);
     /// #6fa8ff
     pub const USER_BORDER: Color = Color::srgb_u8(0x6f, 0xa8, 0xff);
+    /// #f0b429
+    pub const WARNING: Color = Color::srgb_u8(0xf0, 0xb4, 0x29);
     /// #243a2f
     pub const AGENT_BACKGROUND: Color = Color::srgb_u8(0x24, 0x3a, 0x2f);
     /// #7bd88f

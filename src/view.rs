@@ -1,5 +1,7 @@
 //! What the user sees: the window's layout, one row per logged message, and the scroll to the end.
 
+use std::borrow::Cow;
+
 use bevy::prelude::*;
 
 use crate::{
@@ -37,14 +39,18 @@ impl Conversation {
 /// A row in the conversation, pointing at the [`Message`](struct@Message) entity it shows.
 ///
 /// The row holds the role's [`RowClass`](theme::RowClass) and alignment; its one child, a
-/// [`Bubble`], holds the border and the label text.
+/// [`Bubble`], holds the border, and the bubble's one child the label text.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MessageRow {
     /// The message entity shown.
     pub message: Entity,
 }
 
-/// The bordered text box inside a [`MessageRow`].
+/// The bordered box inside a [`MessageRow`], around the row's text.
+///
+/// The text is a child rather than the bubble itself: a text node with a percentage
+/// `max_width` is measured against the wrong width, which left blank lines under wrapped text
+/// and made the scrollable height overshoot.
 #[derive(Component, Debug, Default)]
 pub struct Bubble;
 
@@ -80,9 +86,11 @@ fn spawn_layout(mut commands: Commands) {
                 Name::new("Input bar"),
                 Node {
                     width: percent(100),
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(4),
                     ..default()
                 },
-                children![input::chat_input()],
+                children![input::chat_input(), input::length_limit_notice()],
             ),
         ],
     ));
@@ -117,6 +125,25 @@ fn spawn_rows(
     conversation.mounted = log.len();
 }
 
+/// The most characters of one body a row shows.
+///
+/// Typed lines stop at [`input::MAX_INPUT_CHARS`], so this only matters for bodies that arrive
+/// longer by other routes: the log keeps them whole, and the row shows the start followed by a
+/// count of what is not shown, so one huge message cannot stall text layout.
+pub const MAX_SHOWN_CHARS: usize = 4000;
+
+/// The part of `body` a row shows: all of it, or its first [`MAX_SHOWN_CHARS`] characters and
+/// how many more there are.
+pub fn shown_body(body: &str) -> Cow<'_, str> {
+    match body.char_indices().nth(MAX_SHOWN_CHARS) {
+        None => Cow::Borrowed(body),
+        Some((cut, _)) => {
+            let hidden = body[cut..].chars().count();
+            Cow::Owned(format!("{}… (+{hidden}자)", &body[..cut]))
+        }
+    }
+}
+
 /// One row, entirely derived from the message's role and body.
 fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
     let style = RoleStyle::of(role);
@@ -132,9 +159,6 @@ fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
         children![(
             Name::new("Bubble"),
             Bubble,
-            Text::new(style.text(body)),
-            theme::text_font(),
-            TextColor(palette::TEXT),
             Node {
                 max_width: percent(75),
                 border: style.border,
@@ -143,6 +167,13 @@ fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
             },
             BorderColor::all(style.border_color),
             BackgroundColor(style.background),
+            children![(
+                Text::new(style.text(&shown_body(body))),
+                // Long words and URLs break anywhere rather than overflow the bubble.
+                TextLayout::linebreak(LineBreak::WordOrCharacter),
+                theme::text_font(),
+                TextColor(palette::TEXT),
+            )],
         )],
     )
 }

@@ -6,6 +6,7 @@ use bevy::{
     log::LogPlugin,
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
+    text::TextLayoutInfo,
     ui::UiGlobalTransform,
     winit::WinitPlugin,
 };
@@ -40,6 +41,41 @@ fn laid_out_app() -> App {
     app.cleanup();
     app.update();
     app
+}
+
+/// Writes each line as the widget's submit message, then runs one frame.
+fn submit_all(app: &mut App, lines: &[&str]) {
+    let input = app
+        .world_mut()
+        .query_filtered::<Entity, With<ChatInput>>()
+        .single(app.world())
+        .unwrap();
+    for line in lines {
+        app.world_mut().write_message(TextInputSubmitMessage {
+            entity: input,
+            value: (*line).to_owned(),
+        });
+    }
+    app.update();
+}
+
+/// The conversation area and its rows, in order.
+fn area_and_rows(app: &mut App) -> (Entity, Vec<Entity>) {
+    let world = app.world_mut();
+    let (area, children) = world
+        .query_filtered::<(Entity, &Children), With<Conversation>>()
+        .single(world)
+        .unwrap();
+    (area, children.iter().collect())
+}
+
+/// The bubble inside a row.
+fn bubble(app: &App, row: Entity) -> Entity {
+    app.world().get::<Children>(row).unwrap()[0]
+}
+
+fn size(app: &App, entity: Entity) -> Vec2 {
+    app.world().get::<ComputedNode>(entity).unwrap().size
 }
 
 /// Top and bottom edge of a node, in physical pixels.
@@ -101,4 +137,71 @@ fn the_newest_row_is_fully_visible_at_the_end_of_the_submitting_frame() {
         first_top < area_top,
         "the oldest row ({first_top}) scrolled out above the area ({area_top})"
     );
+}
+
+#[test]
+fn long_words_and_urls_wrap_inside_a_bubble_of_at_most_three_quarters_width() {
+    let mut app = laid_out_app();
+    let url = format!("https://example.com/{}", "a1b2c3".repeat(80));
+    let word = "가".repeat(300);
+    submit_all(&mut app, &[&url, &word]);
+
+    let (area, rows) = area_and_rows(&mut app);
+    let area_width = size(&app, area).x;
+    for row in [rows[0], rows[2]] {
+        let bubble_size = size(&app, bubble(&app, row));
+        assert!(
+            bubble_size.x <= area_width * 0.75 + 0.5,
+            "a bubble is at most 75% of the area ({bubble_size} in {area_width})"
+        );
+        assert!(
+            bubble_size.y > 3.0 * agent_chat::theme::FONT_SIZE,
+            "the unbreakable text wrapped onto several lines ({bubble_size})"
+        );
+        assert!(
+            size(&app, row).x <= area_width + 0.5,
+            "the row stays inside the area"
+        );
+    }
+}
+
+#[test]
+fn a_fifty_line_row_grows_and_the_conversation_still_scrolls_to_its_end() {
+    let mut app = laid_out_app();
+    let lines: Vec<String> = (1..=50).map(|i| format!("{i}번째 줄")).collect();
+    submit_all(&mut app, &[&lines.join("\n")]);
+
+    let (area, rows) = area_and_rows(&mut app);
+    let tall = size(&app, bubble(&app, rows[0])).y;
+    assert!(
+        tall >= 50.0 * agent_chat::theme::FONT_SIZE,
+        "fifty lines are fifty lines tall ({tall})"
+    );
+    let (area_top, area_bottom) = vertical_extent(&mut app, area);
+    let (last_top, last_bottom) = vertical_extent(&mut app, rows[1]);
+    assert!(
+        last_top >= area_top - 0.5 && last_bottom <= area_bottom + 0.5,
+        "the reply after the tall row is in view ({last_top}..{last_bottom} in {area_top}..{area_bottom})"
+    );
+}
+
+#[test]
+fn a_bubble_is_exactly_as_tall_as_its_wrapped_text() {
+    let mut app = laid_out_app();
+    let url = format!("https://example.com/{}", "abc123".repeat(60));
+    submit_all(&mut app, &[&url, "짧은 말"]);
+
+    let (_, rows) = area_and_rows(&mut app);
+    for row in rows {
+        let bubble = bubble(&app, row);
+        let text = app.world().get::<Children>(bubble).unwrap()[0];
+        let wrapped = app.world().get::<TextLayoutInfo>(text).unwrap().size.y;
+        let padding = app.world().get::<ComputedNode>(bubble).unwrap().padding;
+        assert!(
+            (size(&app, bubble).y - (wrapped + padding.min_inset.y + padding.max_inset.y)).abs()
+                < 1.0,
+            "no blank lines below the text: bubble {} for text {wrapped}",
+            size(&app, bubble)
+        );
+    }
 }

@@ -185,12 +185,15 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
                 panic!("a row has exactly one child, its bubble");
             };
             assert!(world.get::<Bubble>(bubble).is_some());
+            let [text] = world.get::<Children>(bubble).unwrap()[..] else {
+                panic!("a bubble has exactly one child, its text");
+            };
             ShownRow {
                 message: shown.message,
                 class: *world.get::<RowClass>(row).unwrap(),
                 justify: world.get::<Node>(row).unwrap().justify_content,
                 border: world.get::<Node>(bubble).unwrap().border,
-                text: world.get::<Text>(bubble).unwrap().0.clone(),
+                text: world.get::<Text>(text).unwrap().0.clone(),
             }
         })
         .collect()

@@ -1,0 +1,289 @@
+//! Whatever a user or a machine throws at the flow: odd text, huge text, bursts, a full field, a
+//! damaged font. Each test states the rule it holds the app to.
+
+mod common;
+
+use agent_chat::{
+    chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
+    input::{LengthLimitNotice, MAX_INPUT_CHARS},
+    theme::{self, ROW_BORDER, RowClass, palette},
+    view::MAX_SHOWN_CHARS,
+};
+use bevy::{prelude::*, text::DEFAULT_FONT_DATA};
+use bevy_simple_text_input::TextInputSubmitMessage;
+use common::*;
+use proptest::prelude::*;
+
+/// Whitespace as the spec lists it, plus every other kind `str::trim` removes.
+const WHITESPACE: &[&str] = &[
+    " ", "\t", "\r", "\n", "\r\n", "\u{a0}", "\u{3000}", "\u{2028}", "\u{2029}", "\u{85}",
+];
+/// Characters that draw nothing; a line of only these and whitespace is blank.
+const INVISIBLE: &[char] = &['\u{200b}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{3164}'];
+
+#[test]
+fn blank_means_nothing_visible_after_trimming() {
+    for blank in WHITESPACE {
+        assert_eq!(normalize(blank), None, "{blank:?} is whitespace");
+    }
+    for &c in INVISIBLE {
+        assert!(is_invisible(c));
+        assert_eq!(
+            normalize(&format!(" {c} ")),
+            None,
+            "{c:?} alone draws nothing"
+        );
+    }
+    assert_eq!(
+        normalize("\u{3164}\u{3164}"),
+        None,
+        "Hangul fillers are blank"
+    );
+
+    assert_eq!(
+        normalize("  a\u{200b}  "),
+        Some("a\u{200b}"),
+        "kept inside text"
+    );
+    assert_eq!(
+        normalize("\t👩\u{200d}💻\n"),
+        Some("👩\u{200d}💻"),
+        "a ZWJ sequence is text"
+    );
+    assert_eq!(normalize("e\u{301}"), Some("e\u{301}"));
+    assert_eq!(
+        normalize("\u{1b}[31m"),
+        Some("\u{1b}[31m"),
+        "control characters are text, shown and logged escaped"
+    );
+}
+
+#[test]
+fn an_invisible_only_submission_changes_nothing() {
+    let mut app = headless_app();
+    let calls = fix_pick(&mut app, &[0]);
+    for line in ["\u{200b}", "\u{3164} \u{3164}", "\u{feff}\t\u{2060}"] {
+        submit(&mut app, line);
+    }
+    assert_eq!(pick_calls(&calls), 0);
+    assert!(logged(&app).is_empty() && rows(&mut app).is_empty());
+}
+
+/// One piece of a generated line: ordinary text, Korean, emoji, combining marks, right-to-left
+/// text, control characters, whitespace, or an invisible character.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-zA-Z0-9.,!?:/_-]{1,12}",
+        "[가-힣]{1,6}",
+        prop::sample::select(vec![
+            "👩\u{200d}💻",
+            "👨\u{200d}👩\u{200d}👧\u{200d}👦",
+            "🏳\u{fe0f}\u{200d}🌈",
+            "🙂",
+        ])
+        .prop_map(str::to_owned),
+        prop::sample::select(vec!["e\u{301}", "한\u{308}", "a\u{20dd}\u{301}"])
+            .prop_map(str::to_owned),
+        prop::sample::select(vec!["שלום", "مرحبا", "\u{202e}abc\u{202c}", "\u{2067}x"])
+            .prop_map(str::to_owned),
+        "[\u{0}-\u{8}\u{b}\u{e}-\u{1f}\u{7f}]{1,3}",
+        prop::sample::select(WHITESPACE.to_vec()).prop_map(str::to_owned),
+        prop::sample::select(INVISIBLE.to_vec()).prop_map(String::from),
+    ]
+}
+
+/// A line of zero to six fragments: often blank, often mixed.
+fn line() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..6).prop_map(|parts| parts.concat())
+}
+
+/// The spec's rule, written out independently of `normalize`.
+fn expected_body(raw: &str) -> Option<&str> {
+    let trimmed = raw.trim_matches(char::is_whitespace);
+    trimmed
+        .chars()
+        .any(|c| !c.is_whitespace() && !INVISIBLE.contains(&c))
+        .then_some(trimmed)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any sequence of lines, several per frame, with the real random reply pick.
+    #[test]
+    fn any_sequence_of_lines_yields_ordered_pairs_and_matching_rows(
+        frames in prop::collection::vec(prop::collection::vec(line(), 0..4), 1..6)
+    ) {
+        let mut app = headless_app();
+        let input = input_entity(&mut app);
+        let mut accepted = Vec::new();
+        for frame in &frames {
+            for raw in frame {
+                app.world_mut().write_message(TextInputSubmitMessage { entity: input, value: raw.clone() });
+                accepted.extend(expected_body(raw).map(str::to_owned));
+            }
+            app.update();
+        }
+
+        let (inputs, replies) = recorded(&app);
+        prop_assert_eq!(&inputs, &accepted, "inputs recorded trimmed, in order, blanks skipped");
+        prop_assert_eq!(replies.len(), accepted.len(), "one reply per accepted input");
+        prop_assert!(replies.iter().all(|reply| REPLIES.contains(reply)), "replies from the list");
+
+        let log = logged(&app);
+        prop_assert_eq!(log.len(), 2 * accepted.len());
+        for (i, pair) in log.chunks(2).enumerate() {
+            prop_assert_eq!(&pair[0], &(Role::User, accepted[i].clone()));
+            prop_assert_eq!(&pair[1], &(Role::Agent, replies[i].to_owned()));
+        }
+
+        let shown = rows(&mut app);
+        prop_assert_eq!(shown.len(), log.len(), "one row per message");
+        for (row, (role, body)) in shown.iter().zip(&log) {
+            let (label, class, justify, border) = match role {
+                Role::User => ("사용자", RowClass::UserMessage, JustifyContent::FlexStart, UiRect::left(ROW_BORDER)),
+                Role::Agent => ("에이전트", RowClass::AgentReply, JustifyContent::FlexEnd, UiRect::right(ROW_BORDER)),
+            };
+            prop_assert_eq!(&row.text, &format!("{label}: {body}"));
+            prop_assert_eq!((row.class, row.justify, row.border), (class, justify, border));
+        }
+    }
+}
+
+#[test]
+fn a_burst_of_ten_thousand_submissions_in_one_frame_keeps_every_one_in_order() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0, 1, 2, 3, 4]);
+    let input = input_entity(&mut app);
+    for i in 0..10_000 {
+        app.world_mut().write_message(TextInputSubmitMessage {
+            entity: input,
+            value: format!("burst {i}"),
+        });
+    }
+    app.update();
+
+    let log = logged(&app);
+    assert_eq!(log.len(), 20_000, "nothing lost");
+    for (i, pair) in log.chunks(2).enumerate() {
+        assert_eq!(
+            pair[0],
+            (Role::User, format!("burst {i}")),
+            "user message {i}"
+        );
+        assert_eq!(
+            pair[1],
+            (Role::Agent, REPLIES[i % 5].to_owned()),
+            "its reply"
+        );
+    }
+    let shown = rows(&mut app);
+    assert_eq!(shown.len(), 20_000);
+    let entities = app.world().resource::<MessageLog>().entities().to_vec();
+    assert!(
+        shown.iter().map(|row| row.message).eq(entities),
+        "rows in log order"
+    );
+    assert_eq!(shown[19_998].text, "사용자: burst 9999");
+}
+
+#[test]
+fn a_one_mebibyte_submission_is_logged_whole_and_shown_shortened() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    let huge = "가나다라".repeat(1 << 18); // 1,048,576 characters, 3 MiB of UTF-8
+    submit(&mut app, &format!("  {huge}  "));
+
+    let log = logged(&app);
+    assert_eq!(
+        log[0],
+        (Role::User, huge.clone()),
+        "the log keeps every character"
+    );
+    assert_eq!(recorded(&app).0, std::slice::from_ref(&huge));
+
+    let shown = rows(&mut app);
+    let hidden = huge.chars().count() - MAX_SHOWN_CHARS;
+    let start: String = huge.chars().take(MAX_SHOWN_CHARS).collect();
+    assert_eq!(
+        shown[0].text,
+        format!("사용자: {start}… (+{hidden}자)"),
+        "the row shows the start and how much more there is"
+    );
+    assert_eq!(shown[1].text, format!("에이전트: {}", REPLIES[0]));
+}
+
+#[test]
+fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
+    let mut app = headless_app();
+    let limit = usize::from(MAX_INPUT_CHARS);
+    let notice = |app: &mut App| {
+        let world = app.world_mut();
+        world
+            .query_filtered::<&Node, With<LengthLimitNotice>>()
+            .single(world)
+            .unwrap()
+            .display
+    };
+    let border = |app: &mut App| {
+        let input = input_entity(app);
+        app.world().get::<BorderColor>(input).unwrap().left
+    };
+    assert_eq!(notice(&mut app), Display::None, "no notice at start");
+
+    type_text(&mut app, &"가".repeat(limit - 1));
+    assert_eq!(notice(&mut app), Display::None, "one below the limit");
+    type_text(&mut app, "abcde");
+    assert_eq!(
+        input_value(&mut app).chars().count(),
+        limit,
+        "the field stops at the limit"
+    );
+    assert!(
+        input_value(&mut app).ends_with("가a"),
+        "the first key fits, the rest are refused"
+    );
+    assert_eq!(notice(&mut app), Display::Flex, "the user sees why");
+    assert_eq!(
+        border(&mut app),
+        palette::WARNING,
+        "and the field's border says so too"
+    );
+
+    press_enter(&mut app);
+    assert_eq!(
+        notice(&mut app),
+        Display::None,
+        "gone once the field is empty"
+    );
+    assert_eq!(border(&mut app), palette::INPUT_BORDER);
+    let (inputs, _) = recorded(&app);
+    assert_eq!(inputs[0].chars().count(), limit, "the full line is sent");
+}
+
+#[test]
+fn the_bundled_font_reads_and_covers_hangul() {
+    let bundled = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
+    assert_eq!(theme::check_hangul_font(bundled), Ok(()));
+    assert_eq!(theme::load_font(bundled).data.data(), &bundled[..]);
+}
+
+#[test]
+fn a_damaged_font_falls_back_to_bevys_builtin_one() {
+    let bundled = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
+    for (damaged, why) in [
+        (&b"not a font at all"[..], "garbage"),
+        (&bundled[..512], "truncated"),
+        (DEFAULT_FONT_DATA, "a font without Hangul"),
+    ] {
+        assert!(
+            theme::check_hangul_font(damaged).is_err(),
+            "{why} is rejected"
+        );
+        assert_eq!(
+            theme::load_font(damaged).data.data(),
+            DEFAULT_FONT_DATA,
+            "{why}: the app falls back to Bevy's built-in font"
+        );
+    }
+}
