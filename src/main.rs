@@ -1,7 +1,12 @@
 //! Opens the agent-chat window.
 
+use std::time::Duration;
+
 use agent_chat::AgentChatPlugin;
-use bevy::prelude::*;
+use bevy::{
+    prelude::*,
+    winit::{UpdateMode, WinitSettings},
+};
 
 fn main() -> AppExit {
     explain_startup_failures();
@@ -13,8 +18,25 @@ fn main() -> AppExit {
             }),
             ..default()
         }))
+        .insert_resource(update_mode())
         .add_plugins(AgentChatPlugin)
         .run()
+}
+
+/// Run a frame only when something happens (a key, a window event), plus every half second
+/// while focused so the input's cursor keeps blinking: an idle chat window should cost nothing.
+///
+/// `AGENT_CHAT_CONTINUOUS=1` restores Bevy's default continuous loop, to measure the difference
+/// (`benches/idle-cpu.sh`).
+fn update_mode() -> WinitSettings {
+    if std::env::var_os("AGENT_CHAT_CONTINUOUS").is_some() {
+        return WinitSettings::game();
+    }
+    WinitSettings {
+        // The widget blinks its cursor on a 0.5 s timer.
+        focused_mode: UpdateMode::reactive(Duration::from_millis(500)),
+        unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(60)),
+    }
 }
 
 /// Turns the two start-up failures a user can fix into one line that says how, instead of a panic.

@@ -21,19 +21,21 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The scrolling column holding one row per logged message, in log order.
+/// How many of the newest messages the conversation shows: 50 exchanges.
+///
+/// Every UI node costs time in every frame (layout, stacking, clipping, rendering), so a row per
+/// message would make an idle frame 300 times slower at 100,000 messages than at 100
+/// (`cargo bench --profile dev --bench frame`). The log keeps every message; the screen keeps
+/// the newest ones, and the oldest row leaves as a new one arrives.
+pub const ROWS_SHOWN: usize = 100;
+
+/// The scrolling column holding a row for each of the newest [`ROWS_SHOWN`] messages, in log
+/// order.
 #[derive(Component, Debug, Default)]
 #[require(ScrollPosition)]
 pub struct Conversation {
-    /// How many log entries have rows: the rows always mirror a prefix of the log.
-    mounted: usize,
-}
-
-impl Conversation {
-    /// The number of messages that have a row.
-    pub fn mounted(&self) -> usize {
-        self.mounted
-    }
+    /// How many log entries the view has handled (shown, or skipped as already too old).
+    seen: usize,
 }
 
 /// A row in the conversation, pointing at the [`Message`](struct@Message) entity it shows.
@@ -96,23 +98,24 @@ fn spawn_layout(mut commands: Commands) {
     ));
 }
 
-/// Mounts a row for every logged message that has none yet, oldest first.
+/// Mounts a row for every newly logged message, oldest first, and retires the oldest rows so
+/// that at most [`ROWS_SHOWN`] remain.
 ///
-/// Only the new tail of the log is visited, so a submission costs the same however long the
+/// Only the new tail of the log is visited, and rows that would leave at once (a burst larger
+/// than the screen keeps) are never built, so a submission costs the same however long the
 /// conversation already is.
 fn spawn_rows(
     log: Res<MessageLog>,
     messages: Query<(&Message, &Role)>,
-    conversation: Single<(Entity, &mut Conversation)>,
+    conversation: Single<(Entity, &mut Conversation, Option<&Children>)>,
     mut commands: Commands,
 ) {
-    let (area, mut conversation) = conversation.into_inner();
-    let Some(new) = log.entities().get(conversation.mounted..) else {
-        return;
-    };
-    if new.is_empty() {
+    let (area, mut conversation, rows) = conversation.into_inner();
+    if conversation.seen == log.len() {
         return;
     }
+    let first_shown = log.len().saturating_sub(ROWS_SHOWN).max(conversation.seen);
+    let new = &log.entities()[first_shown..];
     for &message in new {
         let Ok((body, &role)) = messages.get(message) else {
             // A message despawned by someone else has nothing to show; keep the order of the rest.
@@ -122,7 +125,12 @@ fn spawn_rows(
             .entity(area)
             .with_child(message_row(message, role, body.body()));
     }
-    conversation.mounted = log.len();
+    let rows = rows.map_or(&[][..], |rows| &rows[..]);
+    let retired = (rows.len() + new.len()).saturating_sub(ROWS_SHOWN);
+    for &row in &rows[..retired] {
+        commands.entity(row).despawn();
+    }
+    conversation.seen = log.len();
 }
 
 /// The most characters of one body a row shows.

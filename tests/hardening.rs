@@ -7,7 +7,7 @@ use agent_chat::{
     chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
     input::{LengthLimitNotice, MAX_INPUT_CHARS},
     theme::{self, ROW_BORDER, RowClass, palette},
-    view::MAX_SHOWN_CHARS,
+    view::{MAX_SHOWN_CHARS, ROWS_SHOWN},
 };
 use bevy::{prelude::*, text::DEFAULT_FONT_DATA};
 use bevy_simple_text_input::TextInputSubmitMessage;
@@ -178,13 +178,38 @@ fn a_burst_of_ten_thousand_submissions_in_one_frame_keeps_every_one_in_order() {
         );
     }
     let shown = rows(&mut app);
-    assert_eq!(shown.len(), 20_000);
+    assert_eq!(shown.len(), ROWS_SHOWN, "the screen keeps the newest rows");
     let entities = app.world().resource::<MessageLog>().entities().to_vec();
     assert!(
-        shown.iter().map(|row| row.message).eq(entities),
-        "rows in log order"
+        shown
+            .iter()
+            .map(|row| row.message)
+            .eq(entities[20_000 - ROWS_SHOWN..].iter().copied()),
+        "the newest messages, in log order"
     );
-    assert_eq!(shown[19_998].text, "사용자: burst 9999");
+    assert_eq!(shown[ROWS_SHOWN - 2].text, "사용자: burst 9999");
+}
+
+#[test]
+fn the_screen_keeps_the_newest_rows_while_the_log_keeps_every_message() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    // One frame at a time past the limit: each new pair retires the oldest pair of rows.
+    for i in 0..ROWS_SHOWN / 2 + 10 {
+        submit(&mut app, &format!("line {i}"));
+    }
+    let log = app.world().resource::<MessageLog>().entities().to_vec();
+    assert_eq!(log.len(), ROWS_SHOWN + 20, "the log keeps everything");
+    let shown = rows(&mut app);
+    assert!(
+        shown
+            .iter()
+            .map(|row| row.message)
+            .eq(log[20..].iter().copied()),
+        "the rows are the newest {ROWS_SHOWN} messages, oldest first"
+    );
+    assert_eq!(shown[0].text, "사용자: line 10");
+    assert_eq!(logged(&app)[0], (Role::User, "line 0".to_owned()));
 }
 
 #[test]

@@ -1,63 +1,11 @@
 //! Full UI layout without a GPU: Bevy's `DefaultPlugins` with the renderer's backends switched
 //! off and no winit window, so node sizes and scroll offsets are computed as on screen.
 
-use agent_chat::{AgentChatPlugin, input::ChatInput, view::Conversation, view::MessageRow};
-use bevy::{
-    log::LogPlugin,
-    prelude::*,
-    render::{RenderPlugin, settings::WgpuSettings},
-    text::TextLayoutInfo,
-    ui::UiGlobalTransform,
-    winit::WinitPlugin,
-};
-use bevy_simple_text_input::TextInputSubmitMessage;
+mod common;
 
-fn laid_out_app() -> App {
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .build()
-            .disable::<WinitPlugin>()
-            // One global logger per process; tests run several apps.
-            .disable::<LogPlugin>()
-            .set(RenderPlugin {
-                render_creation: WgpuSettings {
-                    backends: None,
-                    ..default()
-                }
-                .into(),
-                ..default()
-            })
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    resolution: (800, 600).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
-    )
-    .add_plugins(AgentChatPlugin);
-    app.finish();
-    app.cleanup();
-    app.update();
-    app
-}
-
-/// Writes each line as the widget's submit message, then runs one frame.
-fn submit_all(app: &mut App, lines: &[&str]) {
-    let input = app
-        .world_mut()
-        .query_filtered::<Entity, With<ChatInput>>()
-        .single(app.world())
-        .unwrap();
-    for line in lines {
-        app.world_mut().write_message(TextInputSubmitMessage {
-            entity: input,
-            value: (*line).to_owned(),
-        });
-    }
-    app.update();
-}
+use agent_chat::view::{Conversation, MessageRow};
+use bevy::{input::keyboard::Key, prelude::*, text::TextLayoutInfo, ui::UiGlobalTransform};
+use common::{laid_out_app, submit_all};
 
 /// The conversation area and its rows, in order.
 fn area_and_rows(app: &mut App) -> (Entity, Vec<Entity>) {
@@ -92,20 +40,12 @@ fn vertical_extent(app: &mut App, entity: Entity) -> (f32, f32) {
 #[test]
 fn the_newest_row_is_fully_visible_at_the_end_of_the_submitting_frame() {
     let mut app = laid_out_app();
-    let input = app
-        .world_mut()
-        .query_filtered::<Entity, With<ChatInput>>()
-        .single(app.world())
-        .unwrap();
-
     // Far more rows than fit in 600 px, all arriving in one frame.
-    for i in 0..40 {
-        app.world_mut().write_message(TextInputSubmitMessage {
-            entity: input,
-            value: format!("메시지 {i}"),
-        });
-    }
-    app.update();
+    let lines: Vec<String> = (0..40).map(|i| format!("메시지 {i}")).collect();
+    submit_all(
+        &mut app,
+        &lines.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
 
     let world = app.world_mut();
     let (area, area_node, children) = world
@@ -202,6 +142,33 @@ fn a_bubble_is_exactly_as_tall_as_its_wrapped_text() {
                 < 1.0,
             "no blank lines below the text: bubble {} for text {wrapped}",
             size(&app, bubble)
+        );
+    }
+}
+
+#[test]
+fn zero_frames_pass_between_the_widgets_enter_and_the_newest_row_in_view() {
+    let mut app = laid_out_app();
+    submit_all(&mut app, &["이전 메시지"; 30]);
+    common::type_text(&mut app, "지금 보낸 말");
+    let before = area_and_rows(&mut app).1.len();
+
+    // The frame in which the widget reads Enter and emits its submit message.
+    common::tap(&mut app, KeyCode::Enter, Key::Enter);
+    app.update();
+
+    let (area, rows) = area_and_rows(&mut app);
+    assert_eq!(
+        rows.len(),
+        before + 2,
+        "both rows exist at the end of that frame"
+    );
+    let (area_top, area_bottom) = vertical_extent(&mut app, area);
+    for row in &rows[before..] {
+        let (top, bottom) = vertical_extent(&mut app, *row);
+        assert!(
+            top >= area_top - 0.5 && bottom <= area_bottom + 0.5,
+            "and are in view ({top}..{bottom} in {area_top}..{area_bottom}): 0 frames of latency"
         );
     }
 }

@@ -23,8 +23,11 @@ use bevy::{
         ButtonState, InputPlugin,
         keyboard::{Key, KeyboardInput},
     },
+    log::LogPlugin,
     prelude::*,
+    render::{RenderPlugin, settings::WgpuSettings},
     text::TextIterScratch,
+    winit::WinitPlugin,
 };
 use bevy_simple_text_input::{TextInputSubmitMessage, TextInputValue};
 
@@ -35,6 +38,40 @@ pub fn headless_app() -> App {
         .init_asset::<Font>()
         .init_resource::<TextIterScratch>()
         .add_plugins(AgentChatPlugin);
+    app.update();
+    app
+}
+
+/// The app with real UI layout and text, still without a GPU or a window: Bevy's
+/// `DefaultPlugins` with the renderer's backends switched off and winit left out, so node sizes
+/// and scroll offsets are computed as on screen. After its first frame.
+pub fn laid_out_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .build()
+            .disable::<WinitPlugin>()
+            // One global logger per process; tests run several apps.
+            .disable::<LogPlugin>()
+            .set(RenderPlugin {
+                render_creation: WgpuSettings {
+                    backends: None,
+                    ..default()
+                }
+                .into(),
+                ..default()
+            })
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    resolution: (800, 600).into(),
+                    ..default()
+                }),
+                ..default()
+            }),
+    )
+    .add_plugins(AgentChatPlugin);
+    app.finish();
+    app.cleanup();
     app.update();
     app
 }
@@ -87,6 +124,18 @@ pub fn submit(app: &mut App, raw: &str) {
         entity,
         value: raw.to_owned(),
     });
+    app.update();
+}
+
+/// Submits each line as the widget does on Enter, all in one frame, then runs that frame.
+pub fn submit_all(app: &mut App, lines: &[&str]) {
+    let entity = input_entity(app);
+    for line in lines {
+        app.world_mut().write_message(TextInputSubmitMessage {
+            entity,
+            value: (*line).to_owned(),
+        });
+    }
     app.update();
 }
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# CPU and memory of the real window, idle, in the app's reactive update mode next to Bevy's
+# continuous loop, measured in the same run under Xvfb with Mesa's software Vulkan.
+#
+#   bash benches/idle-cpu.sh            (needs: xvfb mesa-vulkan-drivers xdotool)
+#
+# For each mode: start the app, let it settle, measure CPU over 10 s idle; then type 100 lines,
+# let it settle again, and measure another 10 s idle. CPU is user+system time of the process
+# as a percentage of one core; memory is resident set size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
+cargo build --locked --quiet
+app="$CARGO_TARGET_DIR/debug/agent-chat"
+ticks=$(getconf CLK_TCK)
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+rss_mb() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
+idle_percent() { # pid seconds
+  local before after
+  before=$(cpu_ticks "$1"); sleep "$2"; after=$(cpu_ticks "$1")
+  awk -v d=$((after - before)) -v t="$ticks" -v s="$2" 'BEGIN {printf "%.1f", 100 * d / t / s}'
+}
+
+measure() { # label, extra env
+  local label=$1; shift
+  local xvfb display pid window
+  Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>/tmp/idle-display.$$ 2>/dev/null &
+  xvfb=$!
+  while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
+  display=":$(cat /tmp/idle-display.$$)"; rm -f /tmp/idle-display.$$
+  env DISPLAY="$display" "$@" "$app" >/dev/null 2>&1 &
+  pid=$!
+  window=$(DISPLAY="$display" timeout 30 xdotool search --sync --onlyvisible --name '^agent-chat$' | head -1)
+  DISPLAY="$display" xdotool windowfocus --sync "$window"
+  sleep 5
+  local idle_start rss_start idle_after rss_after
+  idle_start=$(idle_percent "$pid" 10); rss_start=$(rss_mb "$pid")
+  for i in $(seq 1 100); do DISPLAY="$display" xdotool type --delay 5 "line $i"; DISPLAY="$display" xdotool key Return; done
+  sleep 5
+  idle_after=$(idle_percent "$pid" 10); rss_after=$(rss_mb "$pid")
+  kill "$pid" "$xvfb"; wait "$pid" "$xvfb" 2>/dev/null || true
+  printf '%-12s idle after start: %6s%% of a core, %4s MB | after 100 submissions: %6s%%, %4s MB\n' \
+    "$label" "$idle_start" "$rss_start" "$idle_after" "$rss_after"
+  echo "$idle_start $idle_after" > "/tmp/idle-$label.$$"
+}
+
+measure reactive
+measure continuous AGENT_CHAT_CONTINUOUS=1
+read -r r1 r2 < "/tmp/idle-reactive.$$"; read -r c1 c2 < "/tmp/idle-continuous.$$"
+rm -f "/tmp/idle-reactive.$$" "/tmp/idle-continuous.$$"
+awk -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" 'BEGIN {
+  printf "reactive / continuous CPU: %.3f after start, %.3f after 100 submissions (target: reactive <= 2%% of a core)\n",
+    (c1 > 0 ? r1 / c1 : 0), (c2 > 0 ? r2 / c2 : 0) }'

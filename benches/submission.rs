@@ -1,0 +1,40 @@
+//! The cost of submissions as the conversation grows: 1,000 submissions in one frame of the
+//! headless app (rows spawned as in the real app) when the log already holds 0, 10,000 or
+//! 100,000 messages. Nothing on the submission path should grow with the log.
+//!
+//!     cargo bench --bench submission
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use bevy::prelude::*;
+use common::{fix_pick, headless_app, submit_all};
+use divan::Bencher;
+
+fn main() {
+    divan::main();
+}
+
+/// A headless app whose log already holds `messages` messages.
+fn app_with_log(messages: usize) -> App {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0, 1, 2, 3, 4]);
+    let line = "이미 보낸 메시지";
+    for chunk in 0..messages.div_ceil(20_000) {
+        let pairs = (messages / 2 - chunk * 10_000).min(10_000);
+        submit_all(&mut app, &vec![line; pairs]);
+    }
+    app
+}
+
+#[divan::bench(args = [0, 10_000, 100_000], sample_count = 10, sample_size = 1)]
+fn thousand_submissions_in_one_frame(bencher: Bencher, logged: usize) {
+    let lines = vec!["새 메시지 하나"; 1000];
+    bencher
+        .with_inputs(|| app_with_log(logged))
+        // Returning the app keeps its drop out of the timing.
+        .bench_local_values(|mut app| {
+            submit_all(&mut app, &lines);
+            app
+        });
+}
