@@ -26,13 +26,13 @@ fn app_with_log(messages: usize) -> App {
     app
 }
 
-#[divan::bench(args = [100, 10_000, 100_000], sample_count = 20)]
+#[divan::bench(args = [100, 10_000, 100_000], sample_count = 100)]
 fn idle_frame(bencher: Bencher, logged: usize) {
     let mut app = app_with_log(logged);
     bencher.bench_local(|| app.update());
 }
 
-#[divan::bench(args = [100, 10_000, 100_000], sample_count = 20, sample_size = 1)]
+#[divan::bench(args = [100, 10_000, 100_000], sample_count = 100, sample_size = 1)]
 fn frame_with_one_submission(bencher: Bencher, logged: usize) {
     let mut app = app_with_log(logged);
     // Each sample adds two messages to tens of thousands: the log length stays put.

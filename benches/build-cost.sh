@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# What it costs to build agent-chat, next to Bevy 0.19 with its default features (a throwaway
+# project with an empty `main`), measured in the same run on this machine.
+#
+#   bash benches/build-cost.sh [release|test|incremental ...]   (default: all three)
+#
+# Each clean build gets an empty target directory; wall time and peak memory come from
+# /usr/bin/time. "test" is `cargo test --no-run` with the project's dev profile, which is also
+# what `cargo run` compiles. Bevy's defaults need ALSA, udev and Wayland headers to build; the
+# script installs them (Debian) if missing. Takes well over an hour on 2 cores.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d /tmp/build-cost.XXXXXX)
+kinds=("$@"); [ ${#kinds[@]} -gt 0 ] || kinds=(release test incremental)
+
+if ! pkg-config --exists alsa libudev wayland-client 2>/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pkg-config libasound2-dev libudev-dev libwayland-dev >/dev/null
+fi
+
+# The baseline: Bevy with default features, the same profiles as agent-chat.
+baseline="$work/bevy-default"
+mkdir -p "$baseline/src"
+echo 'fn main() {}' > "$baseline/src/main.rs"
+cat > "$baseline/Cargo.toml" <<TOML
+[package]
+name = "bevy-default"
+version = "0.0.0"
+edition = "2024"
+
+[dependencies]
+bevy = "=0.19.1"
+
+$(sed -n '/^\[profile/,$p' "$here/Cargo.toml")
+TOML
+cp "$here/Cargo.lock" "$baseline/Cargo.lock"   # same versions where the graphs overlap
+git -C "$here" archive HEAD | tar -x -C "$work" --one-top-level=agent-chat
+
+timed() { # label, dir, cargo args...
+  local label=$1 dir=$2; shift 2
+  /usr/bin/time -f "%e %M" -o "$work/time" cargo "$@" --manifest-path "$dir/Cargo.toml" --quiet >/dev/null 2>"$work/err" \
+    || { cat "$work/err"; return 1; }
+  read -r seconds kb < "$work/time"
+  printf '%-34s %7.0f s  %6.0f MB peak\n' "$label" "$seconds" "$((kb / 1024))"
+  echo "$seconds" > "$work/last"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "  agent-chat / bevy-default: %.2f\n", a / b}'; }
+
+for kind in "${kinds[@]}"; do
+  case $kind in
+    release)
+      CARGO_TARGET_DIR="$work/t-app-release" timed "agent-chat: cargo build --release" "$work/agent-chat" build --release
+      app=$(cat "$work/last")
+      CARGO_TARGET_DIR="$work/t-bevy-release" timed "bevy-default: cargo build --release" "$baseline" build --release
+      ratio "$app" "$(cat "$work/last")" ;;
+    test)
+      CARGO_TARGET_DIR="$work/t-app-dev" timed "agent-chat: cargo test --no-run" "$work/agent-chat" test --no-run
+      app=$(cat "$work/last")
+      CARGO_TARGET_DIR="$work/t-bevy-dev" timed "bevy-default: cargo test --no-run" "$baseline" test --no-run
+      ratio "$app" "$(cat "$work/last")" ;;
+    incremental)
+      # Needs the dev builds of "test"; makes them if that step was not run.
+      [ -d "$work/t-app-dev" ] || CARGO_TARGET_DIR="$work/t-app-dev" cargo build --manifest-path "$work/agent-chat/Cargo.toml" --quiet
+      [ -d "$work/t-bevy-dev" ] || CARGO_TARGET_DIR="$work/t-bevy-dev" cargo build --manifest-path "$baseline/Cargo.toml" --quiet
+      touch "$work/agent-chat/src/view.rs"
+      CARGO_TARGET_DIR="$work/t-app-dev" timed "agent-chat: build after touching src/view.rs" "$work/agent-chat" build
+      app=$(cat "$work/last")
+      touch "$baseline/src/main.rs"
+      CARGO_TARGET_DIR="$work/t-bevy-dev" timed "bevy-default: build after touching main.rs" "$baseline" build
+      ratio "$app" "$(cat "$work/last")" ;;
+    *) echo "unknown step: $kind" >&2; exit 2 ;;
+  esac
+done
+rm -rf "$work"
