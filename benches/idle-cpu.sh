@@ -6,7 +6,8 @@
 #
 # For each mode: start the app, let it settle, measure CPU over 10 s idle; then type 100 lines,
 # let it settle again, and measure another 10 s idle. CPU is user+system time of the process
-# as a percentage of one core; memory is resident set size.
+# as a percentage of one core; memory is resident set size. Last, in the app's own mode, the
+# resident size after 10,000 messages (5,000 typed lines; a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
@@ -47,6 +48,25 @@ measure() { # label, extra env
 
 measure reactive
 measure continuous AGENT_CHAT_CONTINUOUS=1
+
+# Resident memory after 10,000 messages. One xdotool script, so typing is not slowed by
+# starting a process per line.
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>/tmp/idle-display.$$ 2>/dev/null &
+xvfb=$!
+while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
+display=":$(cat /tmp/idle-display.$$)"; rm -f /tmp/idle-display.$$
+DISPLAY="$display" "$app" >/dev/null 2>&1 &
+pid=$!
+window=$(DISPLAY="$display" timeout 30 xdotool search --sync --onlyvisible --name '^agent-chat$' | head -1)
+DISPLAY="$display" xdotool windowfocus --sync "$window"
+sleep 5
+rss_start=$(rss_mb "$pid")
+for i in $(seq 1 5000); do printf 'type --delay 1 "line %d"\nkey Return\n' "$i"; done > /tmp/idle-lines.$$
+DISPLAY="$display" xdotool /tmp/idle-lines.$$
+rm -f /tmp/idle-lines.$$
+sleep 5
+printf 'reactive     resident after start: %s MB, after 10,000 messages: %s MB\n' "$rss_start" "$(rss_mb "$pid")"
+kill "$pid" "$xvfb"; wait "$pid" "$xvfb" 2>/dev/null || true
 read -r r1 r2 < "/tmp/idle-reactive.$$"; read -r c1 c2 < "/tmp/idle-continuous.$$"
 rm -f "/tmp/idle-reactive.$$" "/tmp/idle-continuous.$$"
 awk -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" 'BEGIN {

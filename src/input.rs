@@ -3,20 +3,30 @@
 //! It builds the input field and translates the widget's submit message into a [`Submission`],
 //! so the rest of the app would not change if the widget were swapped for another.
 
-use bevy::prelude::*;
+use bevy::{
+    ecs::message::{MessageCursor, Messages},
+    input::{InputSystems, keyboard::KeyboardInput},
+    prelude::*,
+    window::RequestRedraw,
+};
 use bevy_simple_text_input::{
-    TextInput, TextInputMaxLengthMessage, TextInputPlaceholder, TextInputPlugin, TextInputSettings,
-    TextInputSubmitMessage, TextInputSystem, TextInputTextColor, TextInputTextFont, TextInputValue,
+    TextInput, TextInputCursorPos, TextInputMaxLengthMessage, TextInputPlaceholder,
+    TextInputPlugin, TextInputSettings, TextInputSubmitMessage, TextInputSystem,
+    TextInputTextColor, TextInputTextFont, TextInputValue,
 };
 
 use crate::{AppSystems, chat::Submission, theme};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(TextInputPlugin)
+        // Registered by the window plugin too; headless apps have none.
+        .add_message::<RequestRedraw>()
+        .init_resource::<HeldKeys>()
+        .add_systems(PreUpdate, one_enter_per_frame.before(InputSystems))
         .configure_sets(Update, AppSystems::ReadInput.after(TextInputSystem))
         .add_systems(
             Update,
-            (forward_submissions, show_length_limit).in_set(AppSystems::ReadInput),
+            (forward_submissions, keep_one_line, show_length_limit).in_set(AppSystems::ReadInput),
         );
 }
 
@@ -109,6 +119,72 @@ fn show_length_limit(
             notice.display = display;
         }
         border.set_if_neq(BorderColor::all(color));
+    }
+}
+
+/// Keyboard messages held back for a later frame by [`one_enter_per_frame`].
+#[derive(Resource, Debug, Default)]
+struct HeldKeys(Vec<KeyboardInput>);
+
+fn is_enter_press(key: &KeyboardInput) -> bool {
+    key.state.is_pressed() && matches!(key.key_code, KeyCode::Enter | KeyCode::NumpadEnter)
+}
+
+/// Lets at most one Enter press reach the widget per frame.
+///
+/// The widget reads a frame's keys in order but reports only the last line submitted in that
+/// frame, though it empties the field at each Enter: with two Enters in one frame (fast typing,
+/// or a slow frame under software rendering) the first line was lost. Keys after a frame's first
+/// Enter now wait, in order, for the next frame, and a redraw asks for that frame at once.
+fn one_enter_per_frame(
+    mut keys: ResMut<Messages<KeyboardInput>>,
+    mut seen: Local<MessageCursor<KeyboardInput>>,
+    mut held: ResMut<HeldKeys>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let fresh: Vec<KeyboardInput> = seen.read(&keys).cloned().collect();
+    if held.0.is_empty() && fresh.iter().filter(|key| is_enter_press(key)).count() <= 1 {
+        return;
+    }
+    // Held keys first, then the new ones. Keys that arrived earlier have been read by every
+    // reader and go with the clear; the rewritten ones are new to all readers, this one aside.
+    let mut queue = std::mem::take(&mut held.0);
+    queue.extend(fresh);
+    let cut = queue
+        .iter()
+        .position(is_enter_press)
+        .map_or(queue.len(), |first| first + 1);
+    held.0 = queue.split_off(cut);
+    keys.clear();
+    keys.write_batch(queue);
+    seen.clear(&keys);
+    if !held.0.is_empty() {
+        redraw.write(RequestRedraw);
+    }
+}
+
+/// Keeps the field on one line: the widget inserts whatever character a key produces, so a line
+/// feed (from a remapped Return key, say) or a tab would otherwise enter the field and make it
+/// grow. Each control character becomes a space, one for one, so the cursor stays put.
+fn keep_one_line(
+    fields: Query<
+        (&mut TextInputValue, &mut TextInputCursorPos),
+        (With<ChatInput>, Changed<TextInputValue>),
+    >,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for (mut field, mut cursor) in fields {
+        if field.0.contains(char::is_control) {
+            field.0 = field
+                .0
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            // Tells the widget the cursor was placed on purpose, so it does not jump to the end.
+            cursor.set_changed();
+            // The widget shows the new value next frame; in reactive mode, ask for that frame now.
+            redraw.write(RequestRedraw);
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use agent_chat::{
     theme::{self, ROW_BORDER, RowClass, palette},
     view::{MAX_SHOWN_CHARS, ROWS_SHOWN},
 };
-use bevy::{prelude::*, text::DEFAULT_FONT_DATA};
+use bevy::{input::keyboard::Key, prelude::*, text::DEFAULT_FONT_DATA};
 use bevy_simple_text_input::TextInputSubmitMessage;
 use common::*;
 use proptest::prelude::*;
@@ -284,6 +284,78 @@ fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
     assert_eq!(border(&mut app), palette::INPUT_BORDER);
     let (inputs, _) = recorded(&app);
     assert_eq!(inputs[0].chars().count(), limit, "the full line is sent");
+}
+
+#[test]
+fn the_field_stays_on_one_line_whatever_a_key_produces() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    type_text(&mut app, "first\nsecond\tthird\r");
+    app.update();
+    assert_eq!(
+        input_value(&mut app),
+        "first second third ",
+        "line feeds, tabs and returns typed as characters become spaces"
+    );
+    press_enter(&mut app);
+    assert_eq!(recorded(&app).0, ["first second third"]);
+}
+
+#[test]
+fn two_lines_entered_within_one_frame_are_both_sent_in_order() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0, 1]);
+    // Keys a fast typist (or a slow frame) delivers together: "first", Enter, "second", Enter.
+    for c in "first".chars() {
+        tap(
+            &mut app,
+            KeyCode::KeyA,
+            Key::Character(c.to_string().into()),
+        );
+    }
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    for c in "second".chars() {
+        tap(
+            &mut app,
+            KeyCode::KeyA,
+            Key::Character(c.to_string().into()),
+        );
+    }
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    app.update();
+    assert_eq!(
+        recorded(&app).0,
+        ["first"],
+        "the first line, in its own frame"
+    );
+    app.update();
+    assert_eq!(
+        recorded(&app).0,
+        ["first", "second"],
+        "the second follows in the next frame, nothing lost"
+    );
+    assert_eq!(input_value(&mut app), "");
+
+    // Three more Enters in one frame, one of them on a blank line.
+    for line in ["third", "   ", "fourth"] {
+        for c in line.chars() {
+            tap(
+                &mut app,
+                KeyCode::KeyA,
+                Key::Character(c.to_string().into()),
+            );
+        }
+        tap(&mut app, KeyCode::Enter, Key::Enter);
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(
+        recorded(&app).0,
+        ["first", "second", "third", "fourth"],
+        "each line once, in order"
+    );
+    assert_eq!(logged(&app).len(), 8);
 }
 
 #[test]
