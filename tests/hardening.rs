@@ -306,22 +306,10 @@ fn two_lines_entered_within_one_frame_are_both_sent_in_order() {
     let mut app = headless_app();
     fix_pick(&mut app, &[0, 1]);
     // Keys a fast typist (or a slow frame) delivers together: "first", Enter, "second", Enter.
-    for c in "first".chars() {
-        tap(
-            &mut app,
-            KeyCode::KeyA,
-            Key::Character(c.to_string().into()),
-        );
+    for line in ["first", "second"] {
+        key_in(&mut app, line);
+        tap(&mut app, KeyCode::Enter, Key::Enter);
     }
-    tap(&mut app, KeyCode::Enter, Key::Enter);
-    for c in "second".chars() {
-        tap(
-            &mut app,
-            KeyCode::KeyA,
-            Key::Character(c.to_string().into()),
-        );
-    }
-    tap(&mut app, KeyCode::Enter, Key::Enter);
     app.update();
     assert_eq!(
         recorded(&app).0,
@@ -338,13 +326,7 @@ fn two_lines_entered_within_one_frame_are_both_sent_in_order() {
 
     // Three more Enters in one frame, one of them on a blank line.
     for line in ["third", "   ", "fourth"] {
-        for c in line.chars() {
-            tap(
-                &mut app,
-                KeyCode::KeyA,
-                Key::Character(c.to_string().into()),
-            );
-        }
+        key_in(&mut app, line);
         tap(&mut app, KeyCode::Enter, Key::Enter);
     }
     for _ in 0..5 {

@@ -145,39 +145,37 @@ fn escape_closes_the_window_and_exits_with_success() {
 fn without_a_gpu_adapter_it_stops_with_one_line_that_says_what_to_do() {
     let xvfb = Xvfb::start();
     // Vulkan only, and a loader that finds no driver: no adapter at all.
-    let output = Command::new(APP)
-        .env("DISPLAY", &xvfb.display)
+    let mut app = Command::new(APP);
+    app.env("DISPLAY", &xvfb.display)
         .env("WGPU_BACKEND", "vulkan")
         .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
-        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
-        .output()
-        .expect("run the app");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
-    assert!(!stderr.contains("panicked"), "no panic report: {stderr}");
-    let last = stderr.lines().last().unwrap_or_default();
-    assert!(
-        last.starts_with("agent-chat: no GPU adapter found")
-            && last.contains("mesa-vulkan-drivers"),
-        "the last line says what is missing and how to fix it: {last:?}"
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json");
+    assert_stops_with_one_line(
+        app,
+        "agent-chat: no GPU adapter found",
+        "mesa-vulkan-drivers",
     );
 }
 
 /// Not ignored: it needs no display, and it must not open a window on a developer's desktop.
 #[test]
 fn without_a_display_it_stops_with_one_line_that_says_what_to_do() {
-    let output = Command::new(APP)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("run the app");
+    let mut app = Command::new(APP);
+    app.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
+    assert_stops_with_one_line(app, "agent-chat: no display", "xvfb-run");
+}
+
+/// Runs `app` and checks it fails with status 1, no panic report, and a last line that starts
+/// with `what` is missing and mentions `fix`.
+fn assert_stops_with_one_line(mut app: Command, what: &str, fix: &str) {
+    let output = app.output().expect("run the app");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
     assert!(!stderr.contains("panicked"), "no panic report: {stderr}");
     let last = stderr.lines().last().unwrap_or_default();
     assert!(
-        last.starts_with("agent-chat: no display") && last.contains("xvfb-run"),
-        "the last line says what is missing and how to run it: {last:?}"
+        last.starts_with(what) && last.contains(fix),
+        "the last line says what is missing and how to go on: {last:?}"
     );
 }
 

@@ -163,8 +163,9 @@ pub fn tap(app: &mut App, key_code: KeyCode, logical_key: Key) {
         .write_message(key(key_code, logical_key, ButtonState::Released));
 }
 
-/// Types `text` into the focused field one character per key press, then runs one frame.
-pub fn type_text(app: &mut App, text: &str) {
+/// Writes one key press per character of `text`, as a platform reports typing, without running
+/// a frame.
+pub fn key_in(app: &mut App, text: &str) {
     for c in text.chars() {
         if c == ' ' {
             tap(app, KeyCode::Space, Key::Space);
@@ -173,6 +174,11 @@ pub fn type_text(app: &mut App, text: &str) {
             tap(app, KeyCode::KeyA, Key::Character(c.to_string().into()));
         }
     }
+}
+
+/// Types `text` into the focused field one character per key press, then runs one frame.
+pub fn type_text(app: &mut App, text: &str) {
+    key_in(app, text);
     app.update();
 }
 
