@@ -7,7 +7,8 @@
 //! |-----------|-------------------------------------------------------------------------|
 //! | [`chat`]  | roles, messages, the log, the session record, the reply pick            |
 //! | [`input`] | the text widget and the translation of its submit into a [`chat::Submission`] |
-//! | [`view`]  | the layout, one row per message, scrolling to the newest                |
+//! | [`view`]  | the layout, a row for each of the newest messages                       |
+//! | [`scroll`]| to the newest row on each submission, else where wheel and page keys take it |
 //! | [`theme`] | palette, font, and the table that maps a role to its look               |
 //! | [`exit`]  | Escape quits                                                            |
 //!
@@ -19,6 +20,7 @@ use bevy::prelude::*;
 pub mod chat;
 pub mod exit;
 pub mod input;
+pub mod scroll;
 pub mod theme;
 pub mod view;
 
@@ -43,6 +45,7 @@ impl Plugin for AgentChatPlugin {
             chat::plugin,
             input::plugin,
             view::plugin,
+            scroll::plugin,
             exit::plugin,
         ));
     }
@@ -51,7 +54,8 @@ impl Plugin for AgentChatPlugin {
 /// The app's `Update` systems, in the order the runtime flow runs them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AppSystems {
-    /// Read the keyboard: turn the widget's Enter into a submission, and Escape into an exit.
+    /// Read the keyboard and wheel: the widget's Enter becomes a submission, Escape an exit,
+    /// wheel and page keys a scroll.
     ReadInput,
     /// Normalize submissions, pick replies, and log the messages.
     Record,

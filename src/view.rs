@@ -12,13 +12,8 @@ use crate::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_layout).add_systems(
-        Update,
-        (
-            spawn_rows.in_set(AppSystems::SpawnRows),
-            scroll_to_newest.in_set(AppSystems::Scroll),
-        ),
-    );
+    app.add_systems(Startup, spawn_layout)
+        .add_systems(Update, spawn_rows.in_set(AppSystems::SpawnRows));
 }
 
 /// How many of the newest messages the conversation shows: 50 exchanges.
@@ -184,14 +179,4 @@ fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
             )],
         )],
     )
-}
-
-/// Scrolls to the end whenever rows were mounted, in the same frame.
-///
-/// Layout (in `PostUpdate`) clamps the offset to the content, so "as far as it goes" lands the
-/// newest row fully in view before the frame is drawn.
-fn scroll_to_newest(
-    conversation: Single<&mut ScrollPosition, (With<Conversation>, Changed<Conversation>)>,
-) {
-    conversation.into_inner().y = f32::MAX;
 }

@@ -4,7 +4,16 @@
 mod common;
 
 use agent_chat::view::{Conversation, MessageRow};
-use bevy::{input::keyboard::Key, prelude::*, text::TextLayoutInfo, ui::UiGlobalTransform};
+use bevy::{
+    input::{
+        keyboard::Key,
+        mouse::{MouseScrollUnit, MouseWheel},
+        touch::TouchPhase,
+    },
+    prelude::*,
+    text::TextLayoutInfo,
+    ui::UiGlobalTransform,
+};
 use common::{laid_out_app, submit_all};
 
 /// The conversation area and its rows, in order.
@@ -171,4 +180,85 @@ fn zero_frames_pass_between_the_widgets_enter_and_the_newest_row_in_view() {
             "and are in view ({top}..{bottom} in {area_top}..{area_bottom}): 0 frames of latency"
         );
     }
+}
+
+/// The conversation's scroll offset as layout last applied it.
+fn offset(app: &mut App) -> f32 {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&ComputedNode, With<Conversation>>()
+        .single(world)
+        .unwrap()
+        .scroll_position
+        .y
+}
+
+fn wheel(app: &mut App, notches: f32) {
+    app.world_mut().write_message(MouseWheel {
+        unit: MouseScrollUnit::Line,
+        x: 0.0,
+        y: notches,
+        window: Entity::PLACEHOLDER,
+        phase: TouchPhase::Moved,
+    });
+    app.update();
+}
+
+/// Holds `keys` down together for a frame, as a chord, then lets go.
+fn press(app: &mut App, keys: &[KeyCode]) {
+    for &key in keys {
+        common::tap_down(app, key);
+    }
+    app.update();
+    for &key in keys.iter().rev() {
+        common::tap_up(app, key);
+    }
+    app.update();
+}
+
+#[test]
+fn the_view_follows_each_submission_but_stays_where_the_user_scrolled_in_between() {
+    let mut app = laid_out_app();
+    let lines: Vec<String> = (0..40).map(|i| format!("메시지 {i}")).collect();
+    submit_all(
+        &mut app,
+        &lines.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let end = offset(&mut app);
+    assert!(end > 0.0, "enough rows to scroll");
+
+    wheel(&mut app, 3.0);
+    let read_up = offset(&mut app);
+    assert!(
+        (end - read_up - 3.0 * agent_chat::scroll::LINE).abs() < 1.0,
+        "three notches up from the end move three lines ({end} -> {read_up})"
+    );
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(offset(&mut app), read_up, "no jumping back on its own");
+
+    wheel(&mut app, -1.0);
+    assert!(offset(&mut app) > read_up, "and down again");
+
+    press(&mut app, &[KeyCode::PageUp]);
+    let paged = offset(&mut app);
+    assert!(
+        paged < read_up - 100.0,
+        "PageUp moves about a page ({read_up} -> {paged})"
+    );
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::Home]);
+    assert_eq!(offset(&mut app), 0.0, "Ctrl+Home goes to the oldest row");
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::End]);
+    assert_eq!(offset(&mut app), end, "Ctrl+End to the newest");
+
+    wheel(&mut app, 5.0);
+    submit_all(&mut app, &["새 메시지"]);
+    let (area, rows) = area_and_rows(&mut app);
+    let (area_top, area_bottom) = vertical_extent(&mut app, area);
+    let (top, bottom) = vertical_extent(&mut app, *rows.last().unwrap());
+    assert!(
+        top >= area_top - 0.5 && bottom <= area_bottom + 0.5,
+        "a submission brings the newest row back into view"
+    );
 }

@@ -21,7 +21,7 @@ use agent_chat::{
 use bevy::{
     input::{
         ButtonState, InputPlugin,
-        keyboard::{Key, KeyboardInput},
+        keyboard::{Key, KeyboardInput, NativeKey},
     },
     log::LogPlugin,
     prelude::*,
@@ -153,6 +153,25 @@ fn key(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput
         repeat: false,
         window: Entity::PLACEHOLDER,
     }
+}
+
+/// Presses a key that has no text (a modifier, a page key) without releasing it or running a
+/// frame.
+pub fn tap_down(app: &mut App, key_code: KeyCode) {
+    app.world_mut().write_message(key(
+        key_code,
+        Key::Unidentified(NativeKey::Unidentified),
+        ButtonState::Pressed,
+    ));
+}
+
+/// Releases a key pressed with [`tap_down`], without running a frame.
+pub fn tap_up(app: &mut App, key_code: KeyCode) {
+    app.world_mut().write_message(key(
+        key_code,
+        Key::Unidentified(NativeKey::Unidentified),
+        ButtonState::Released,
+    ));
 }
 
 /// Presses and releases a key, as a platform reports it, without running a frame.
