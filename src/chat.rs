@@ -30,7 +30,8 @@ pub static REPLIES: &[&str] = &[
 // The pick below may assume a reply exists; an empty list is a build error, not a runtime one.
 const _: () = assert!(!REPLIES.is_empty(), "REPLIES must not be empty");
 
-/// Who wrote a [`Message`](struct@Message). The single source every on-screen difference is derived from.
+/// Who wrote a [`Message`](struct@Message): the single source every on-screen difference is
+/// derived from.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[component(immutable)]
 pub enum Role {

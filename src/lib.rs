@@ -3,14 +3,14 @@
 //!
 //! The app is one plugin, [`AgentChatPlugin`], built from one module per concern:
 //!
-//! | module    | concern                                                                 |
-//! |-----------|-------------------------------------------------------------------------|
-//! | [`chat`]  | roles, messages, the log, the session record, the reply pick            |
-//! | [`input`] | the text widget and the translation of its submit into a [`chat::Submission`] |
-//! | [`view`]  | the layout, a row for each of the newest messages                       |
-//! | [`scroll`]| to the newest row on each submission, else where wheel and page keys take it |
-//! | [`theme`] | palette, font, and the table that maps a role to its look               |
-//! | [`exit`]  | Escape quits                                                            |
+//! | module     | concern                                                                 |
+//! |------------|-------------------------------------------------------------------------|
+//! | [`chat`]   | roles, messages, the log, the session record, the reply pick            |
+//! | [`input`]  | the text widget, and its Enter turned into a [`chat::Submission`]       |
+//! | [`view`]   | the layout, and a row for each of the newest messages                   |
+//! | [`scroll`] | to the newest row on each submission, else where wheel and keys take it |
+//! | [`theme`]  | palette, font, and the table that maps a role to its look               |
+//! | [`exit`]   | Escape quits                                                            |
 //!
 //! `main.rs` adds Bevy's `DefaultPlugins` and this plugin; tests add `MinimalPlugins` and the
 //! few resources the widget needs instead (see `tests/common/mod.rs`).

@@ -5,7 +5,7 @@ mod common;
 
 use agent_chat::{
     chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
-    input::{LengthLimitNotice, MAX_INPUT_CHARS},
+    input::{LENGTH_LIMIT_NOTICE, LengthLimitNotice, MAX_INPUT_CHARS},
     theme::{self, ROW_BORDER, RowClass, palette},
     view::{MAX_SHOWN_CHARS, ROWS_SHOWN},
 };
@@ -269,6 +269,10 @@ fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
         "the first key fits, the rest are refused"
     );
     assert_eq!(notice(&mut app), Display::Flex, "the user sees why");
+    assert!(
+        LENGTH_LIMIT_NOTICE.contains(&limit.to_string()),
+        "and the limit"
+    );
     assert_eq!(
         border(&mut app),
         palette::WARNING,
