@@ -50,6 +50,7 @@ pub fn chat_input() -> impl Bundle {
     (
         Name::new("Chat input"),
         ChatInput,
+        crate::view::accessible(accesskit::Role::TextInput, "메시지 입력"),
         TextInput,
         TextInputSettings {
             // Cleared on submit: the app's rule, enforced again in `forward_submissions`.

@@ -2,7 +2,8 @@
 
 use std::borrow::Cow;
 
-use bevy::prelude::*;
+use accesskit::{Node as AccessNode, Role as AccessRole};
+use bevy::{a11y::AccessibilityNode, prelude::*};
 
 use crate::{
     AppSystems,
@@ -69,6 +70,7 @@ fn spawn_layout(mut commands: Commands) {
             (
                 Name::new("Conversation"),
                 Conversation::default(),
+                accessible(AccessRole::List, "대화"),
                 Node {
                     flex_grow: 1.0,
                     // Lets the column shrink below its content, so it scrolls instead of growing.
@@ -150,9 +152,12 @@ pub fn shown_body(body: &str) -> Cow<'_, str> {
 /// One row, entirely derived from the message's role and body.
 fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
     let style = RoleStyle::of(role);
+    let text = style.text(&shown_body(body));
     (
         Name::new("Message row"),
         MessageRow { message },
+        // A screen reader announces the row as a list item with the text a sighted user reads.
+        accessible(AccessRole::ListItem, &text),
         style.class,
         Node {
             width: percent(100),
@@ -171,7 +176,7 @@ fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
             BorderColor::all(style.border_color),
             BackgroundColor(style.background),
             children![(
-                Text::new(style.text(&shown_body(body))),
+                Text::new(text),
                 // Long words and URLs break anywhere rather than overflow the bubble.
                 TextLayout::linebreak(LineBreak::WordOrCharacter),
                 theme::text_font(),
@@ -179,4 +184,11 @@ fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
             )],
         )],
     )
+}
+
+/// A node for screen readers (through AccessKit) with a role and the label to announce.
+pub fn accessible(role: AccessRole, label: &str) -> AccessibilityNode {
+    let mut node = AccessNode::new(role);
+    node.set_label(label);
+    AccessibilityNode(node)
 }

@@ -9,7 +9,7 @@ use agent_chat::{
     chat::{REPLIES, Role},
     theme::{ROW_BORDER, RowClass},
 };
-use bevy::{input::keyboard::Key, prelude::*};
+use bevy::{a11y::AccessibilityNode, input::keyboard::Key, prelude::*};
 use common::*;
 
 /// The row a user message must produce, spelled out rather than taken from the theme table.
@@ -342,4 +342,51 @@ fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
     // Layout clamps this to the content height when it runs, later in the same frame; the
     // full-layout test (tests/layout.rs) checks the newest row is then fully in view.
     assert_eq!(scroll_y(&mut app), f32::MAX, "asks for the very end");
+}
+
+#[test]
+fn rows_are_announced_to_screen_readers_with_their_label() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[2]);
+    submit(&mut app, "안녕");
+
+    let world = app.world_mut();
+    let rows = world
+        .query_filtered::<&Children, With<agent_chat::view::Conversation>>()
+        .single(world)
+        .unwrap()
+        .to_vec();
+    let announced: Vec<(accesskit::Role, String)> = rows
+        .iter()
+        .map(|&row| {
+            let node = world
+                .get::<AccessibilityNode>(row)
+                .expect("rows are accessible");
+            (node.role(), node.label().unwrap_or_default().to_owned())
+        })
+        .collect();
+    assert_eq!(
+        announced,
+        [
+            (accesskit::Role::ListItem, "사용자: 안녕".to_owned()),
+            (
+                accesskit::Role::ListItem,
+                format!("에이전트: {}", REPLIES[2])
+            ),
+        ],
+        "each row is a list item that says who spoke and what"
+    );
+    let list = world
+        .query_filtered::<&AccessibilityNode, With<agent_chat::view::Conversation>>()
+        .single(world)
+        .unwrap();
+    assert_eq!(list.role(), accesskit::Role::List);
+    let input = world
+        .query_filtered::<&AccessibilityNode, With<agent_chat::input::ChatInput>>()
+        .single(world)
+        .unwrap();
+    assert_eq!(
+        (input.role(), input.label()),
+        (accesskit::Role::TextInput, Some("메시지 입력"))
+    );
 }
