@@ -13,6 +13,7 @@ use bevy::{
     prelude::*,
     text::TextLayoutInfo,
     ui::UiGlobalTransform,
+    window::WindowResolution,
 };
 use common::{laid_out_app, submit_all};
 
@@ -261,4 +262,72 @@ fn the_view_follows_each_submission_but_stays_where_the_user_scrolled_in_between
         top >= area_top - 0.5 && bottom <= area_bottom + 0.5,
         "a submission brings the newest row back into view"
     );
+}
+
+#[test]
+fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
+    for (width, height, scale) in [
+        (320, 480, 1.0),
+        (1280, 720, 1.0),
+        (3840, 2160, 1.0),
+        (1920, 1080, 1.5),
+        (2560, 1440, 2.0),
+    ] {
+        let size = format!("{width}x{height} at scale {scale}");
+        let mut app = common::laid_out_app_at(
+            WindowResolution::new(width, height).with_scale_factor_override(scale),
+        );
+        let long = "긴 문장이 창의 너비를 넘어서 여러 줄로 감기는지 봅니다 ".repeat(8);
+        submit_all(&mut app, &[&long]);
+
+        let (area, rows) = area_and_rows(&mut app);
+        let area_node = *app.world().get::<ComputedNode>(area).unwrap();
+        let area_left = app
+            .world()
+            .get::<UiGlobalTransform>(area)
+            .unwrap()
+            .translation
+            .x
+            - area_node.size.x / 2.0;
+        let area_right = area_left + area_node.size.x;
+        for (row, user) in [(rows[0], true), (rows[1], false)] {
+            let bubble = bubble(&app, row);
+            let node = *app.world().get::<ComputedNode>(bubble).unwrap();
+            let center = app
+                .world()
+                .get::<UiGlobalTransform>(bubble)
+                .unwrap()
+                .translation
+                .x;
+            let (left, right) = (center - node.size.x / 2.0, center + node.size.x / 2.0);
+            let border = node.border;
+            let expected = 4.0 * scale;
+            if user {
+                assert!(
+                    (left - area_left).abs() < 1.0,
+                    "{size}: user bubble at the left"
+                );
+                assert_eq!(
+                    (border.min_inset.x, border.max_inset.x),
+                    (expected, 0.0),
+                    "{size}: user border on the left only, scaled"
+                );
+            } else {
+                assert!(
+                    (right - area_right).abs() < 1.0,
+                    "{size}: agent bubble at the right"
+                );
+                assert_eq!(
+                    (border.min_inset.x, border.max_inset.x),
+                    (0.0, expected),
+                    "{size}: agent border on the right only, scaled"
+                );
+            }
+            assert_eq!((border.min_inset.y, border.max_inset.y), (0.0, 0.0));
+            assert!(
+                node.size.x <= area_node.size.x * 0.75 + 1.0,
+                "{size}: a bubble is at most 75% of the area"
+            );
+        }
+    }
 }

@@ -27,6 +27,7 @@ use bevy::{
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
     text::TextIterScratch,
+    window::WindowResolution,
     winit::WinitPlugin,
 };
 use bevy_simple_text_input::{TextInputSubmitMessage, TextInputValue};
@@ -46,6 +47,11 @@ pub fn headless_app() -> App {
 /// `DefaultPlugins` with the renderer's backends switched off and winit left out, so node sizes
 /// and scroll offsets are computed as on screen. After its first frame.
 pub fn laid_out_app() -> App {
+    laid_out_app_at(WindowResolution::new(800, 600))
+}
+
+/// [`laid_out_app`] with a window of the given size and scale factor.
+pub fn laid_out_app_at(resolution: WindowResolution) -> App {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -63,7 +69,7 @@ pub fn laid_out_app() -> App {
             })
             .set(WindowPlugin {
                 primary_window: Some(Window {
-                    resolution: (800, 600).into(),
+                    resolution,
                     ..default()
                 }),
                 ..default()
