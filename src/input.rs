@@ -70,6 +70,9 @@ pub fn chat_input() -> impl Bundle {
             flex_grow: 1.0,
             padding: UiRect::all(px(10)),
             border: UiRect::all(px(2)),
+            // The placeholder does not wrap; in a narrow window it is cut at the border instead
+            // of spilling past it.
+            overflow: Overflow::clip(),
             ..default()
         },
         BorderColor::all(theme::palette::INPUT_BORDER),
