@@ -17,6 +17,11 @@ use bevy::{
 };
 use common::{laid_out_app, submit_all};
 
+/// `count` distinct short lines.
+fn numbered(count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("메시지 {i}")).collect()
+}
+
 /// The conversation area and its rows, in order.
 fn area_and_rows(app: &mut App) -> (Entity, Vec<Entity>) {
     let world = app.world_mut();
@@ -51,11 +56,7 @@ fn vertical_extent(app: &mut App, entity: Entity) -> (f32, f32) {
 fn the_newest_row_is_fully_visible_at_the_end_of_the_submitting_frame() {
     let mut app = laid_out_app();
     // Far more rows than fit in 600 px, all arriving in one frame.
-    let lines: Vec<String> = (0..40).map(|i| format!("메시지 {i}")).collect();
-    submit_all(
-        &mut app,
-        &lines.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    submit_all(&mut app, &numbered(40));
 
     let world = app.world_mut();
     let (area, area_node, children) = world
@@ -220,11 +221,7 @@ fn press(app: &mut App, keys: &[KeyCode]) {
 #[test]
 fn the_view_follows_each_submission_but_stays_where_the_user_scrolled_in_between() {
     let mut app = laid_out_app();
-    let lines: Vec<String> = (0..40).map(|i| format!("메시지 {i}")).collect();
-    submit_all(
-        &mut app,
-        &lines.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    submit_all(&mut app, &numbered(40));
     let end = offset(&mut app);
     assert!(end > 0.0, "enough rows to scroll");
 

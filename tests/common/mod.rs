@@ -134,12 +134,12 @@ pub fn submit(app: &mut App, raw: &str) {
 }
 
 /// Submits each line as the widget does on Enter, all in one frame, then runs that frame.
-pub fn submit_all(app: &mut App, lines: &[&str]) {
+pub fn submit_all<S: AsRef<str>>(app: &mut App, lines: &[S]) {
     let entity = input_entity(app);
     for line in lines {
         app.world_mut().write_message(TextInputSubmitMessage {
             entity,
-            value: (*line).to_owned(),
+            value: line.as_ref().to_owned(),
         });
     }
     app.update();
