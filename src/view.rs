@@ -1,4 +1,4 @@
-//! What the user sees: the window's layout, one row per logged message, and the scroll to the end.
+//! What the user sees: the window's layout, and a row for each of the newest logged messages.
 
 use std::borrow::Cow;
 
@@ -112,8 +112,8 @@ fn spawn_rows(
         return;
     }
     let first_shown = log.len().saturating_sub(ROWS_SHOWN).max(conversation.seen);
-    let new = &log.entities()[first_shown..];
-    for &message in new {
+    let mut mounted = 0;
+    for &message in &log.entities()[first_shown..] {
         let Ok((body, &role)) = messages.get(message) else {
             // A message despawned by someone else has nothing to show; keep the order of the rest.
             continue;
@@ -121,9 +121,10 @@ fn spawn_rows(
         commands
             .entity(area)
             .with_child(message_row(message, role, body.body()));
+        mounted += 1;
     }
     let rows = rows.map_or(&[][..], |rows| &rows[..]);
-    let retired = (rows.len() + new.len()).saturating_sub(ROWS_SHOWN);
+    let retired = (rows.len() + mounted).saturating_sub(ROWS_SHOWN);
     for &row in &rows[..retired] {
         commands.entity(row).despawn();
     }
