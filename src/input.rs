@@ -62,6 +62,8 @@ pub fn chat_input() -> impl Bundle {
         TextInputTextColor(TextColor(theme::palette::TEXT)),
         TextInputPlaceholder {
             value: PLACEHOLDER.to_owned(),
+            // The widget's default (the text colour at 25% opacity) is too faint to read.
+            text_color: Some(TextColor(theme::palette::PLACEHOLDER)),
             // Keep the hint while the (always focused) field is empty.
             hide_on_focus: false,
             ..default()
