@@ -225,6 +225,8 @@ struct Session {
     window: String,
     shots: PathBuf,
     taken: usize,
+    /// Keycodes the server leaves unused, for `type_text` to map characters onto.
+    spare_keycodes: Vec<u32>,
     // Dropped last: the app must go before its X server.
     xvfb: Xvfb,
 }
@@ -245,11 +247,17 @@ impl Session {
             .stderr(log)
             .spawn()
             .expect("start the app");
+        let spare_keycodes = spare_keycodes(&xvfb.display);
+        assert!(
+            !spare_keycodes.is_empty(),
+            "the X server has no spare keycode"
+        );
         let mut session = Self {
             app,
             window: String::new(),
             shots,
             taken: 0,
+            spare_keycodes,
             xvfb,
         };
         session.window = session
@@ -285,48 +293,39 @@ impl Session {
     /// undone and lose the character (seen with Hangul). So every character is mapped first,
     /// with `xmodmap`, and stays mapped while it is typed.
     fn type_text(&mut self, text: &str) {
-        let spare = self.spare_keycodes();
-        let mut unmapped: Vec<char> = Vec::new();
-        for c in text.chars().filter(|c| !c.is_ascii()) {
-            if !unmapped.contains(&c) {
-                unmapped.push(c);
-            }
-        }
         let mut rest = text;
-        for batch in unmapped.chunks(spare.len().max(1)) {
-            let assignments: Vec<String> = batch
-                .iter()
-                .zip(&spare)
-                .flat_map(|(c, code)| ["-e".into(), format!("keycode {code} = U{:04X}", *c as u32)])
-                .collect();
-            let args: Vec<&str> = assignments.iter().map(String::as_str).collect();
-            run("xmodmap", &args, &self.xvfb.display);
-            sleep(Duration::from_millis(300));
-            // Type up to the first character this batch did not map.
-            let end = rest
-                .char_indices()
-                .find(|(_, c)| !c.is_ascii() && !batch.contains(c))
-                .map_or(rest.len(), |(i, _)| i);
+        while !rest.is_empty() {
+            // The longest stretch whose distinct non-ASCII characters fit the spare keycodes.
+            let mut mapped: Vec<char> = Vec::new();
+            let mut end = rest.len();
+            for (at, c) in rest.char_indices() {
+                if c.is_ascii() || mapped.contains(&c) {
+                    continue;
+                }
+                if mapped.len() == self.spare_keycodes.len() {
+                    end = at;
+                    break;
+                }
+                mapped.push(c);
+            }
+            if !mapped.is_empty() {
+                let assignments: Vec<String> = mapped
+                    .iter()
+                    .zip(&self.spare_keycodes)
+                    .flat_map(|(c, code)| {
+                        ["-e".into(), format!("keycode {code} = U{:04X}", *c as u32)]
+                    })
+                    .collect();
+                let args: Vec<&str> = assignments.iter().map(String::as_str).collect();
+                run("xmodmap", &args, &self.xvfb.display);
+                // Let the app see the new keymap before the first key that needs it.
+                sleep(Duration::from_millis(300));
+            }
             self.xdotool(&["type", "--delay", "40", &rest[..end]]);
             rest = &rest[end..];
+            // And read those keys before the next stretch remaps the keycodes.
             sleep(Duration::from_millis(300));
         }
-        if !rest.is_empty() {
-            self.xdotool(&["type", "--delay", "40", rest]);
-        }
-        sleep(Duration::from_millis(300));
-    }
-
-    /// Keycodes with no keysym in the server's keymap.
-    fn spare_keycodes(&self) -> Vec<u32> {
-        run("xmodmap", &["-pke"], &self.xvfb.display)
-            .lines()
-            .filter_map(|line| {
-                let (code, syms) = line.strip_prefix("keycode")?.split_once('=')?;
-                let code: u32 = code.trim().parse().ok()?;
-                (syms.trim().is_empty() && code > 8).then_some(code)
-            })
-            .collect()
     }
 
     fn key(&mut self, key: &str) {
@@ -396,6 +395,18 @@ impl Drop for Session {
         let _ = self.app.kill();
         let _ = self.app.wait();
     }
+}
+
+/// Keycodes with no keysym in the keymap of the X server at `display`.
+fn spare_keycodes(display: &str) -> Vec<u32> {
+    run("xmodmap", &["-pke"], display)
+        .lines()
+        .filter_map(|line| {
+            let (code, syms) = line.strip_prefix("keycode")?.split_once('=')?;
+            let code: u32 = code.trim().parse().ok()?;
+            (syms.trim().is_empty() && code > 8).then_some(code)
+        })
+        .collect()
 }
 
 /// Runs a helper program against `display` and returns its stdout; panics with its stderr.
