@@ -1,13 +1,15 @@
 //! The adapter between `bevy_simple_text_input` and the app: the only file that knows the widget.
 //!
 //! It builds the input field and translates the widget's submit message into a [`Submission`],
-//! so the rest of the app would not change if the widget were swapped for another.
+//! so the rest of the app would not change if the widget were swapped for another. The widget
+//! reads keys only; [`ime`] brings in text typed through an input method, such as Hangul, and
+//! [`pacing`] hands both to the field in the order they were typed.
 
 use bevy::{
-    ecs::message::{MessageCursor, Messages},
-    input::{InputSystems, keyboard::KeyboardInput},
+    input::InputSystems,
     prelude::*,
-    window::RequestRedraw,
+    ui::UiSystems,
+    window::{Ime, RequestRedraw, WindowEvent},
 };
 use bevy_simple_text_input::{
     TextInput, TextInputCursorPos, TextInputMaxLengthMessage, TextInputPlaceholder,
@@ -17,17 +19,31 @@ use bevy_simple_text_input::{
 
 use crate::{AppSystems, chat::Submission, theme};
 
+mod ime;
+mod pacing;
+
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(TextInputPlugin)
         // Registered by the window plugin too; headless apps have none.
         .add_message::<RequestRedraw>()
-        .init_resource::<HeldKeys>()
-        .add_systems(PreUpdate, one_enter_per_frame.before(InputSystems))
+        .add_message::<Ime>()
+        .add_message::<WindowEvent>()
+        .init_resource::<pacing::HeldTyping>()
+        .add_systems(PreUpdate, pacing::pace_typing.before(InputSystems))
         .configure_sets(Update, AppSystems::ReadInput.after(TextInputSystem))
         .add_systems(
             Update,
-            (forward_submissions, keep_one_line, show_length_limit).in_set(AppSystems::ReadInput),
-        );
+            // The widget has read the frame's keys; the IME's text follows them (see `pacing`).
+            (
+                forward_submissions,
+                ime::apply_ime,
+                keep_one_line,
+                show_length_limit,
+            )
+                .chain()
+                .in_set(AppSystems::ReadInput),
+        )
+        .add_systems(PostUpdate, ime::place_ime_window.after(UiSystems::Layout));
 }
 
 /// The most characters the field takes from the keyboard. Plenty for a chat line; it keeps
@@ -50,10 +66,11 @@ pub fn chat_input() -> impl Bundle {
     (
         Name::new("Chat input"),
         ChatInput,
+        ime::Composition::default(),
         crate::view::accessible(accesskit::Role::TextInput, "메시지 입력"),
         TextInput,
         TextInputSettings {
-            // Cleared on submit: the app's rule, enforced again in `forward_submissions`.
+            // The app's rule: Enter empties the field at once, whatever it held.
             retain_on_submit: false,
             max_length: Some(MAX_INPUT_CHARS),
             ..default()
@@ -128,47 +145,6 @@ fn show_length_limit(
     }
 }
 
-/// Keyboard messages held back for a later frame by [`one_enter_per_frame`].
-#[derive(Resource, Debug, Default)]
-struct HeldKeys(Vec<KeyboardInput>);
-
-fn is_enter_press(key: &KeyboardInput) -> bool {
-    key.state.is_pressed() && matches!(key.key_code, KeyCode::Enter | KeyCode::NumpadEnter)
-}
-
-/// Lets at most one Enter press reach the widget per frame.
-///
-/// The widget reads a frame's keys in order but reports only the last line submitted in that
-/// frame, though it empties the field at each Enter: with two Enters in one frame (fast typing,
-/// or a slow frame under software rendering) the first line was lost. Keys after a frame's first
-/// Enter now wait, in order, for the next frame, and a redraw asks for that frame at once.
-fn one_enter_per_frame(
-    mut keys: ResMut<Messages<KeyboardInput>>,
-    mut seen: Local<MessageCursor<KeyboardInput>>,
-    mut held: ResMut<HeldKeys>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
-    let fresh: Vec<KeyboardInput> = seen.read(&keys).cloned().collect();
-    if held.0.is_empty() && fresh.iter().filter(|key| is_enter_press(key)).count() <= 1 {
-        return;
-    }
-    // Held keys first, then the new ones. Keys that arrived earlier have been read by every
-    // reader and go with the clear; the rewritten ones are new to all readers, this one aside.
-    let mut queue = std::mem::take(&mut held.0);
-    queue.extend(fresh);
-    let cut = queue
-        .iter()
-        .position(is_enter_press)
-        .map_or(queue.len(), |first| first + 1);
-    held.0 = queue.split_off(cut);
-    keys.clear();
-    keys.write_batch(queue);
-    seen.clear(&keys);
-    if !held.0.is_empty() {
-        redraw.write(RequestRedraw);
-    }
-}
-
 /// Keeps the field on one line: the widget inserts whatever character a key produces, so a line
 /// feed (from a remapped Return key, say) or a tab would otherwise enter the field and make it
 /// grow. Each control character becomes a space, one for one, so the cursor stays put.
@@ -194,21 +170,17 @@ fn keep_one_line(
     }
 }
 
-/// Empties the field and passes the raw line on, for every Enter the widget reports.
+/// Passes on the raw line of every Enter the widget reports.
 ///
-/// The widget already clears itself because `retain_on_submit` is off; clearing here as well
-/// keeps "the input is empty after every Enter, blank or not" true whatever the widget settings.
+/// The widget has emptied the field already (`retain_on_submit` is off), at the Enter itself:
+/// keys typed after it in the same frame are the start of the next line, and stay.
 fn forward_submissions(
     mut submitted: MessageReader<TextInputSubmitMessage>,
-    mut fields: Query<&mut TextInputValue, With<ChatInput>>,
     mut submissions: MessageWriter<Submission>,
 ) {
-    for TextInputSubmitMessage { entity, value } in submitted.read() {
-        if let Ok(mut field) = fields.get_mut(*entity)
-            && !field.0.is_empty()
-        {
-            field.0.clear();
-        }
-        submissions.write(Submission(value.clone()));
-    }
+    submissions.write_batch(
+        submitted
+            .read()
+            .map(|TextInputSubmitMessage { value, .. }| Submission(value.clone())),
+    );
 }

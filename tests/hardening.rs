@@ -345,6 +345,22 @@ fn two_lines_entered_within_one_frame_are_both_sent_in_order() {
 }
 
 #[test]
+fn keys_typed_after_enter_in_the_same_frame_start_the_next_line() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    key_in(&mut app, "hello");
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    key_in(&mut app, "wor");
+    app.update();
+    assert_eq!(recorded(&app).0, ["hello"]);
+    assert_eq!(
+        input_value(&mut app),
+        "wor",
+        "the next line's start is kept"
+    );
+}
+
+#[test]
 fn the_bundled_font_reads_and_covers_hangul() {
     let bundled = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
     assert_eq!(theme::check_hangul_font(bundled), Ok(()));

@@ -19,6 +19,7 @@ use agent_chat::{
     view::{Bubble, Conversation, MessageRow},
 };
 use bevy::{
+    ecs::message::Message as BevyMessage,
     input::{
         ButtonState, InputPlugin,
         keyboard::{Key, KeyboardInput, NativeKey},
@@ -27,7 +28,7 @@ use bevy::{
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
     text::TextIterScratch,
-    window::WindowResolution,
+    window::{WindowEvent, WindowResolution},
     winit::WinitPlugin,
 };
 use bevy_simple_text_input::{TextInputSubmitMessage, TextInputValue};
@@ -161,31 +162,46 @@ fn key(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput
     }
 }
 
+/// Delivers an input event as Bevy's window backend does, without running a frame: as a
+/// message of its own type and again as a [`WindowEvent`], the stream that keeps the order
+/// between keys and IME messages.
+pub fn deliver<E: BevyMessage + Clone + Into<WindowEvent>>(app: &mut App, event: E) {
+    app.world_mut().write_message(event.clone());
+    app.world_mut().write_message(event.into());
+}
+
 /// Presses a key that has no text (a modifier, a page key) without releasing it or running a
 /// frame.
 pub fn tap_down(app: &mut App, key_code: KeyCode) {
-    app.world_mut().write_message(key(
-        key_code,
-        Key::Unidentified(NativeKey::Unidentified),
-        ButtonState::Pressed,
-    ));
+    deliver(
+        app,
+        key(
+            key_code,
+            Key::Unidentified(NativeKey::Unidentified),
+            ButtonState::Pressed,
+        ),
+    );
 }
 
 /// Releases a key pressed with [`tap_down`], without running a frame.
 pub fn tap_up(app: &mut App, key_code: KeyCode) {
-    app.world_mut().write_message(key(
-        key_code,
-        Key::Unidentified(NativeKey::Unidentified),
-        ButtonState::Released,
-    ));
+    deliver(
+        app,
+        key(
+            key_code,
+            Key::Unidentified(NativeKey::Unidentified),
+            ButtonState::Released,
+        ),
+    );
 }
 
 /// Presses and releases a key, as a platform reports it, without running a frame.
 pub fn tap(app: &mut App, key_code: KeyCode, logical_key: Key) {
-    app.world_mut()
-        .write_message(key(key_code, logical_key.clone(), ButtonState::Pressed));
-    app.world_mut()
-        .write_message(key(key_code, logical_key, ButtonState::Released));
+    deliver(
+        app,
+        key(key_code, logical_key.clone(), ButtonState::Pressed),
+    );
+    deliver(app, key(key_code, logical_key, ButtonState::Released));
 }
 
 /// Writes one key press per character of `text`, as a platform reports typing, without running

@@ -1,0 +1,158 @@
+//! The bridge from the platform's input method (IME) into the text field.
+//!
+//! Hangul is typed through an IME: each key reshapes the syllable being composed (the
+//! *preedit*) until the IME *commits* it. Bevy reports that as [`Ime`] messages; the widget
+//! reads only keys, so this module writes the IME's text into the widget's value and cursor:
+//!
+//! - **Preedit**: the composing text stands in the value at the cursor, so the user sees it
+//!   where it will land. A new preedit replaces the previous one; an empty one removes it.
+//! - **Commit**: the composing text is replaced by the committed text, and the cursor goes after
+//!   it. From then on it is ordinary text that Backspace, the arrows and Enter act on.
+//! - **Enabled / Disabled**: a composition left over is dropped.
+//!
+//! While a composition is in progress the widget is set inactive: every key belongs to the IME
+//! then, so a platform that also reports the keys it gave the IME cannot make the widget insert
+//! a character twice, delete committed text, or send a half-composed line. (Inactive also hides
+//! the widget's blinking caret; the preedit itself shows where the user is.)
+//!
+//! [`super::pacing`] makes sure a frame never holds a key that the user typed after IME text, so
+//! applying the IME after the widget has read the frame's keys keeps the typed order.
+
+use std::ops::Range;
+
+use bevy::{
+    prelude::*,
+    ui::{ComputedUiRenderTargetInfo, UiGlobalTransform},
+    window::{Ime, PrimaryWindow, RequestRedraw},
+};
+use bevy_simple_text_input::{
+    TextInputCursorPos, TextInputInactive, TextInputMaxLengthMessage, TextInputValue,
+};
+
+use super::{ChatInput, MAX_INPUT_CHARS};
+
+/// The composition in progress, as the range of characters of the field's value it occupies.
+#[derive(Component, Debug, Default)]
+pub(super) struct Composition(Option<Range<usize>>);
+
+/// Applies the frame's IME messages to the field, in order.
+pub(super) fn apply_ime(
+    mut imes: MessageReader<Ime>,
+    mut fields: Query<
+        (
+            Entity,
+            &mut TextInputValue,
+            &mut TextInputCursorPos,
+            &mut TextInputInactive,
+            &mut Composition,
+        ),
+        With<ChatInput>,
+    >,
+    mut refused: MessageWriter<TextInputMaxLengthMessage>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Ok((entity, mut value, mut cursor, mut inactive, mut composition)) = fields.single_mut()
+    else {
+        imes.clear();
+        return;
+    };
+    for ime in imes.read() {
+        let (insert, caret) = match ime {
+            Ime::Preedit {
+                value: preedit,
+                cursor: caret,
+                ..
+            } => (preedit.as_str(), caret.map(|(_, focus)| focus)),
+            Ime::Commit {
+                value: committed, ..
+            } => (committed.as_str(), None),
+            // A composition left over from before is dropped.
+            Ime::Enabled { .. } | Ime::Disabled { .. } => ("", None),
+        };
+        if insert.is_empty() && composition.0.is_none() {
+            continue;
+        }
+        let mut text = value.0.clone();
+        let at = remove_composition(&mut text, composition.0.take())
+            .unwrap_or_else(|| cursor.0.min(text.chars().count()));
+        let room = usize::from(MAX_INPUT_CHARS).saturating_sub(text.chars().count());
+        let kept: String = insert.chars().take(room).collect();
+        if kept.len() < insert.len() {
+            refused.write(TextInputMaxLengthMessage { entity });
+        }
+        let kept_chars = kept.chars().count();
+        text.insert_str(byte_index(&text, at), &kept);
+        let composing = matches!(ime, Ime::Preedit { .. }) && !kept.is_empty();
+        if composing {
+            composition.0 = Some(at..at + kept_chars);
+        }
+        // The caret the IME asks for inside the preedit (a byte offset), else after the text.
+        let caret_chars = caret
+            .and_then(|focus| insert.get(..focus))
+            .map_or(kept_chars, |before| before.chars().count().min(kept_chars));
+
+        if value.0 != text {
+            value.0 = text;
+        }
+        // Set even when unchanged: it tells the widget the caret was placed on purpose, so it
+        // does not jump to the end of the changed value.
+        cursor.0 = at + caret_chars;
+        if inactive.0 != composing {
+            inactive.0 = composing;
+        }
+        // The widget shows the new value next frame; in reactive mode, ask for that frame now.
+        redraw.write(RequestRedraw);
+    }
+}
+
+/// Removes the composing text from `text`, returning the character index it started at.
+/// `None` when nothing was being composed, or the range no longer fits the text.
+fn remove_composition(text: &mut String, composing: Option<Range<usize>>) -> Option<usize> {
+    let chars = composing?;
+    if chars.end > text.chars().count() {
+        return None;
+    }
+    let bytes = byte_index(text, chars.start)..byte_index(text, chars.end);
+    text.replace_range(bytes, "");
+    Some(chars.start)
+}
+
+/// The byte index of the character at `chars`, or the end of `text`.
+fn byte_index(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i)
+}
+
+/// Allows the IME on the window and tells it where the field is, so the platform draws its
+/// candidate list next to the field rather than at the window's corner.
+pub(super) fn place_ime_window(
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+    fields: Query<
+        (
+            &ComputedNode,
+            &UiGlobalTransform,
+            &ComputedUiRenderTargetInfo,
+        ),
+        (
+            With<ChatInput>,
+            Or<(Changed<ComputedNode>, Changed<UiGlobalTransform>)>,
+        ),
+    >,
+) {
+    let (Ok(mut window), Ok((node, transform, target))) = (windows.single_mut(), fields.single())
+    else {
+        return;
+    };
+    // The bottom-left corner of the text area, so the list opens below the line being typed.
+    let content = node.content_box();
+    let corner = transform.transform_point2(Vec2::new(content.min.x, content.max.y));
+    // Layout is in physical pixels; the window wants logical ones.
+    let position = corner / target.scale_factor();
+    if !window.ime_enabled {
+        window.ime_enabled = true;
+    }
+    if window.ime_position != position {
+        window.ime_position = position;
+    }
+}

@@ -1,0 +1,369 @@
+//! Typing Korean through an input method (IME), through the app's real systems.
+//!
+//! Each test delivers what Bevy's window backend delivers on X11 with ibus-hangul (read in
+//! winit's source and seen under Xvfb): the IME takes a jamo key and reports the syllable being
+//! composed as `Ime::Preedit`; the press of that key never arrives, its release does. Starting
+//! the next syllable, or a key the IME passes on (space, punctuation, Enter), first commits the
+//! syllable: `Preedit("")` then `Commit(text)`, and then the passed-on key arrives as a key.
+//! Where other platforms differ (they report keys the IME took, too), a test says so.
+
+mod common;
+
+use agent_chat::{
+    chat::REPLIES,
+    input::{ChatInput, LengthLimitNotice, MAX_INPUT_CHARS},
+};
+use bevy::{
+    input::keyboard::Key,
+    prelude::*,
+    ui::UiGlobalTransform,
+    window::{Ime, PrimaryWindow, WindowResolution},
+};
+use bevy_simple_text_input::{TextInputCursorPos, TextInputInactive, TextInputValue};
+use common::*;
+
+/// The IME shows `preedit` as the syllable being composed, caret at its end.
+fn compose(app: &mut App, preedit: &str) {
+    deliver(
+        app,
+        Ime::Preedit {
+            window: Entity::PLACEHOLDER,
+            value: preedit.to_owned(),
+            cursor: Some((preedit.len(), preedit.len())),
+        },
+    );
+    // The key the IME took: only its release reaches the app.
+    tap_up(app, KeyCode::KeyA);
+}
+
+/// The IME commits `text`, ending the composition.
+fn commit(app: &mut App, text: &str) {
+    for ime in [
+        Ime::Preedit {
+            window: Entity::PLACEHOLDER,
+            value: String::new(),
+            cursor: None,
+        },
+        Ime::Commit {
+            window: Entity::PLACEHOLDER,
+            value: text.to_owned(),
+        },
+    ] {
+        deliver(app, ime);
+    }
+}
+
+/// What ibus-hangul (2-set) sends while `안녕하세요` is typed as `d k s s u d g k t p d y`, one
+/// keystroke at a time; the last syllable is still being composed at the end.
+fn type_annyeonghaseyo(app: &mut App, frame_per_key: bool) {
+    let strokes: [(&str, &[&str]); 12] = [
+        ("", &["ㅇ"]),
+        ("", &["아"]),
+        ("", &["안"]),
+        ("안", &["ㄴ"]),
+        ("", &["녀"]),
+        ("", &["녕"]),
+        ("녕", &["ㅎ"]),
+        ("", &["하"]),
+        ("하", &["ㅅ"]),
+        ("", &["세"]),
+        ("", &["셍"]),
+        // ㅛ takes the ㅇ from 셍: 세 is committed and 요 composed.
+        ("세", &["요"]),
+    ];
+    for (committed, preedits) in strokes {
+        if !committed.is_empty() {
+            commit(app, committed);
+        }
+        for preedit in preedits {
+            compose(app, preedit);
+        }
+        if frame_per_key {
+            app.update();
+        }
+    }
+}
+
+/// The field's value, its caret (in characters), and whether the widget is set aside for the
+/// IME.
+fn field(app: &mut App) -> (String, usize, bool) {
+    let world = app.world_mut();
+    let (value, caret, inactive) = world
+        .query_filtered::<(&TextInputValue, &TextInputCursorPos, &TextInputInactive), With<ChatInput>>()
+        .single(world)
+        .unwrap();
+    (value.0.clone(), caret.0, inactive.0)
+}
+
+/// Runs frames until nothing is held back any more (at most `n`).
+fn settle(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.update();
+    }
+}
+
+#[test]
+fn a_sentence_typed_through_the_ime_arrives_as_a_user_row_byte_for_byte() {
+    for frame_per_key in [true, false] {
+        let mut app = headless_app();
+        fix_pick(&mut app, &[2]);
+
+        type_annyeonghaseyo(&mut app, frame_per_key);
+        app.update();
+        assert_eq!(
+            field(&mut app),
+            ("안녕하세요".to_owned(), 5, true),
+            "the composing 요 stands at the caret, and the widget waits for the IME"
+        );
+
+        // Enter while composing: ibus-hangul commits 요, then passes Enter on.
+        commit(&mut app, "요");
+        tap(&mut app, KeyCode::Enter, Key::Enter);
+        settle(&mut app, 3);
+
+        let sent = "안녕하세요";
+        assert_eq!(
+            recorded(&app),
+            (vec![sent.to_owned()], vec![REPLIES[2]]),
+            "one line, the last syllable in it once (frame per key: {frame_per_key})"
+        );
+        assert_eq!(
+            rows(&mut app)[0].text.as_bytes(),
+            format!("사용자: {sent}").as_bytes()
+        );
+        assert_eq!(field(&mut app), (String::new(), 0, false));
+    }
+}
+
+#[test]
+fn keys_typed_right_after_a_syllable_land_after_it_even_within_one_frame() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+
+    // "Bevy 0.19 좋아요! ok", delivered in a single frame: ASCII passes the IME as keys,
+    // Hangul is composed, and each key after a syllable arrives right after its commit.
+    key_in(&mut app, "Bevy 0.19 ");
+    for preedit in ["ㅈ", "조", "좋"] {
+        compose(&mut app, preedit);
+    }
+    commit(&mut app, "좋");
+    compose(&mut app, "아");
+    commit(&mut app, "아");
+    compose(&mut app, "ㅇ");
+    compose(&mut app, "요");
+    commit(&mut app, "요");
+    key_in(&mut app, "! ok");
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    settle(&mut app, 10);
+
+    assert_eq!(recorded(&app).0, ["Bevy 0.19 좋아요! ok"]);
+}
+
+#[test]
+fn backspace_while_composing_edits_the_syllable_and_then_the_committed_text() {
+    let mut app = headless_app();
+    commit(&mut app, "가");
+    for preedit in ["ㅎ", "하", "한"] {
+        compose(&mut app, preedit);
+    }
+    app.update();
+    assert_eq!(field(&mut app), ("가한".to_owned(), 2, true));
+
+    // The IME takes Backspace while it composes: one jamo off the syllable at a time.
+    for (preedit, expected) in [("하", "가하"), ("ㅎ", "가ㅎ")] {
+        compose(&mut app, preedit);
+        app.update();
+        assert_eq!(field(&mut app), (expected.to_owned(), 2, true));
+    }
+    // The last jamo goes: the composition is empty and over, 가 untouched.
+    compose(&mut app, "");
+    app.update();
+    assert_eq!(field(&mut app), ("가".to_owned(), 1, false));
+
+    // With nothing composed, the IME passes Backspace on, and the widget deletes 가.
+    tap(&mut app, KeyCode::Backspace, Key::Backspace);
+    app.update();
+    assert_eq!(field(&mut app), (String::new(), 0, false));
+}
+
+#[test]
+fn keys_a_platform_reports_while_the_ime_composes_change_nothing_twice() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    commit(&mut app, "가");
+    compose(&mut app, "ㄴ");
+    app.update();
+
+    // Some platforms report the keys they give the IME as keys too. While composing, none of
+    // them may reach the widget: no second ㄴ, no deleted 가, no line sent half-composed.
+    tap(&mut app, KeyCode::KeyS, Key::Character("ㄴ".into()));
+    tap(&mut app, KeyCode::Backspace, Key::Backspace);
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    compose(&mut app, "나");
+    app.update();
+    assert_eq!(field(&mut app), ("가나".to_owned(), 2, true));
+    assert_eq!(recorded(&app).0, Vec::<String>::new());
+
+    commit(&mut app, "나");
+    app.update();
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    app.update();
+    assert_eq!(recorded(&app).0, ["가나"], "each character once");
+}
+
+#[test]
+fn a_commit_lands_at_the_caret_in_the_middle_of_existing_text() {
+    let mut app = headless_app();
+    type_text(&mut app, "ab");
+    tap(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft);
+    app.update();
+    assert_eq!(field(&mut app), ("ab".to_owned(), 1, false));
+
+    compose(&mut app, "ㄱ");
+    app.update();
+    assert_eq!(
+        field(&mut app),
+        ("aㄱb".to_owned(), 2, true),
+        "preedit at the caret"
+    );
+    compose(&mut app, "가");
+    commit(&mut app, "가");
+    app.update();
+    assert_eq!(
+        field(&mut app),
+        ("a가b".to_owned(), 2, false),
+        "caret after 가"
+    );
+
+    type_text(&mut app, "c");
+    assert_eq!(field(&mut app), ("a가cb".to_owned(), 3, false));
+}
+
+#[test]
+fn a_commit_that_differs_from_the_preedit_replaces_it() {
+    let mut app = headless_app();
+    // d k s k: 안 is composed, then ㅏ takes its ㄴ for a new syllable: 아 is committed, 나
+    // composed.
+    for preedit in ["ㅇ", "아", "안"] {
+        compose(&mut app, preedit);
+    }
+    commit(&mut app, "아");
+    compose(&mut app, "나");
+    settle(&mut app, 2);
+    assert_eq!(field(&mut app), ("아나".to_owned(), 2, true));
+}
+
+#[test]
+fn the_preedit_caret_the_ime_asks_for_is_kept() {
+    let mut app = headless_app();
+    type_text(&mut app, "x");
+    // A caret between the two characters of the preedit (byte offset 3, after 한).
+    deliver(
+        &mut app,
+        Ime::Preedit {
+            window: Entity::PLACEHOLDER,
+            value: "한국".to_owned(),
+            cursor: Some((3, 3)),
+        },
+    );
+    app.update();
+    assert_eq!(field(&mut app), ("x한국".to_owned(), 2, true));
+
+    // An offset that is not on a character boundary falls back to the end of the preedit.
+    deliver(
+        &mut app,
+        Ime::Preedit {
+            window: Entity::PLACEHOLDER,
+            value: "한국".to_owned(),
+            cursor: Some((1, 1)),
+        },
+    );
+    app.update();
+    assert_eq!(field(&mut app), ("x한국".to_owned(), 3, true));
+}
+
+#[test]
+fn switching_the_ime_off_drops_the_composition_and_nothing_else() {
+    let mut app = headless_app();
+    deliver(
+        &mut app,
+        Ime::Enabled {
+            window: Entity::PLACEHOLDER,
+        },
+    );
+    type_text(&mut app, "ok ");
+    compose(&mut app, "하");
+    app.update();
+    assert_eq!(field(&mut app), ("ok 하".to_owned(), 4, true));
+
+    deliver(
+        &mut app,
+        Ime::Disabled {
+            window: Entity::PLACEHOLDER,
+        },
+    );
+    app.update();
+    assert_eq!(field(&mut app), ("ok ".to_owned(), 3, false));
+    type_text(&mut app, "go");
+    assert_eq!(field(&mut app), ("ok go".to_owned(), 5, false));
+}
+
+#[test]
+fn ime_text_past_the_length_limit_is_refused_with_the_notice() {
+    let mut app = headless_app();
+    let full = usize::from(MAX_INPUT_CHARS);
+    let input = input_entity(&mut app);
+    app.world_mut().get_mut::<TextInputValue>(input).unwrap().0 = "a".repeat(full - 1);
+    app.update();
+
+    commit(&mut app, "안녕");
+    app.update();
+    let (value, caret, _) = field(&mut app);
+    assert_eq!(value.chars().count(), full);
+    assert!(
+        value.ends_with('안'),
+        "the first character fits, the second is refused"
+    );
+    assert_eq!(caret, full);
+    let notice = {
+        let world = app.world_mut();
+        world
+            .query_filtered::<&Node, With<LengthLimitNotice>>()
+            .single(world)
+            .unwrap()
+            .display
+    };
+    assert_eq!(notice, Display::Flex, "the user is told the field is full");
+}
+
+#[test]
+fn the_ime_is_allowed_and_its_candidate_list_opens_at_the_field() {
+    for scale in [1.0, 2.0] {
+        let mut app =
+            laid_out_app_at(WindowResolution::new(800, 600).with_scale_factor_override(scale));
+        app.update();
+        let input = input_entity(&mut app);
+        let world = app.world_mut();
+        let node = world.get::<ComputedNode>(input).unwrap();
+        let center = world.get::<UiGlobalTransform>(input).unwrap().translation;
+        // The field's rectangle in the window's logical pixels.
+        let to_logical = node.inverse_scale_factor();
+        let field = Rect::from_center_size(center * to_logical, node.size() * to_logical);
+        let window = world
+            .query_filtered::<&Window, With<PrimaryWindow>>()
+            .single(world)
+            .unwrap();
+
+        assert!(
+            window.ime_enabled,
+            "IME allowed on the window (scale {scale})"
+        );
+        let at = window.ime_position;
+        assert!(
+            (field.min.x..field.min.x + 20.0).contains(&at.x)
+                && (field.max.y - 20.0..field.max.y).contains(&at.y),
+            "the list opens at the bottom-left of the field's text area (scale {scale}): \
+             {at} vs field {field:?}"
+        );
+    }
+}
