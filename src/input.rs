@@ -2,8 +2,8 @@
 //!
 //! It builds the input field and translates the widget's submit message into a [`Submission`],
 //! so the rest of the app would not change if the widget were swapped for another. The widget
-//! reads keys only; [`ime`] brings in text typed through an input method, such as Hangul, and
-//! [`pacing`] hands both to the field in the order they were typed.
+//! reads keys only; `input/ime.rs` brings in text typed through an input method, such as
+//! Hangul, and `input/pacing.rs` hands both to the field in the order they were typed.
 
 use bevy::{
     input::InputSystems,

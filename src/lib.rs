@@ -6,7 +6,7 @@
 //! | module     | concern                                                                 |
 //! |------------|-------------------------------------------------------------------------|
 //! | [`chat`]   | roles, messages, the log, the session record, the reply pick            |
-//! | [`input`]  | the text widget, and its Enter turned into a [`chat::Submission`]       |
+//! | [`input`]  | the text widget, IME text into it, its Enter as a [`chat::Submission`]  |
 //! | [`view`]   | the layout, and a row for each of the newest messages                   |
 //! | [`scroll`] | to the newest row on each submission, else where wheel and keys take it |
 //! | [`theme`]  | palette, font, and the table that maps a role to its look               |

@@ -2,7 +2,8 @@
 //!
 //! Each test delivers what Bevy's window backend delivers on X11 with ibus-hangul (read in
 //! winit's source and seen under Xvfb): the IME takes a jamo key and reports the syllable being
-//! composed as `Ime::Preedit`; the press of that key never arrives, its release does. Starting
+//! composed as `Ime::Preedit`; the press of that key never reaches the app (the tests send its
+//! release, which must not upset the order either). Starting
 //! the next syllable, or a key the IME passes on (space, punctuation, Enter), first commits the
 //! syllable: `Preedit("")` then `Commit(text)`, and then the passed-on key arrives as a key.
 //! Where other platforms differ (they report keys the IME took, too), a test says so.
@@ -32,7 +33,7 @@ fn compose(app: &mut App, preedit: &str) {
             cursor: Some((preedit.len(), preedit.len())),
         },
     );
-    // The key the IME took: only its release reaches the app.
+    // The key the IME took: its press never reaches the app; its release may.
     tap_up(app, KeyCode::KeyA);
 }
 

@@ -5,9 +5,13 @@
 //! so in its output). `.ci/run` installs what they need and runs them; locally:
 //!
 //! ```sh
-//! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils
+//! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils \
+//!     ibus ibus-hangul dbus-daemon x11-utils
 //! cargo test --test window -- --ignored
 //! ```
+//!
+//! The IME test starts ibus with its Hangul engine on a D-Bus session of its own, and types
+//! Korean key by key through it, as a Korean user's desktop would.
 //!
 //! Screenshots of the last run are kept under `target/tmp/window-tests/` (inside
 //! `CARGO_TARGET_DIR` when that is set); a failing check names the one it looked at.
@@ -29,6 +33,7 @@ const APP: &str = env!("CARGO_BIN_EXE_agent-chat");
 /// Bevy's default window size; the X screen is larger so the whole window is on it.
 const WINDOW: (usize, usize) = (1280, 720);
 const NEEDS_X: &str = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap";
+const NEEDS_IBUS: &str = "types through an IME: needs ibus, ibus-hangul, dbus-daemon, xprop";
 
 #[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
@@ -73,6 +78,40 @@ fn one_submission_shows_a_left_user_row_then_a_right_agent_row() {
         "{}: the input is empty again after Enter (compare with {})",
         shot.name(),
         empty.name()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window and types through ibus-hangul: needs the window tools, ibus, ibus-hangul, dbus, xprop"]
+fn korean_typed_through_ibus_hangul_arrives_as_a_user_row_byte_for_byte() {
+    let mut x = Session::start_with("ibus_hangul", true);
+    // ibus-hangul starts in Latin mode; the Hangul key switches it.
+    x.key("Hangul");
+    // The 2-set keys of 안녕하세요 반가워요, a space after a composed syllable, and a
+    // Backspace while 요 is composed (it takes the vowel off, and y puts it back).
+    for key in "d k s s u d g k t p d y space q k s r k d n j d y BackSpace y".split(' ') {
+        x.key(key);
+    }
+    // Back to Latin mode (which commits 요), then ASCII, then Enter.
+    x.key("Hangul");
+    for key in ["space", "o", "k", "exclam", "Return"] {
+        x.key(key);
+    }
+    let shot = x.wait_for("submitted", |shot| shot.bubbles().len() == 2);
+
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", "안녕하세요 반가워요 ok!")],
+        "{}: the sentence arrived once, whole, in order (app log: {})",
+        shot.name(),
+        x.shots.join("app.log").display()
+    );
+    let bubbles = shot.bubbles();
+    assert_eq!(
+        bubbles[0].side,
+        Side::User,
+        "{}: shown as the user's row",
+        shot.name()
     );
 }
 
@@ -219,6 +258,73 @@ impl Drop for Xvfb {
     }
 }
 
+/// ibus with its Hangul engine, serving one X server through XIM, on a D-Bus session of its own.
+struct Ibus {
+    bus: Child,
+    daemon: Child,
+}
+
+impl Ibus {
+    fn start(display: &str, home: &Path) -> Self {
+        let mut bus = Command::new("dbus-daemon")
+            .args(["--session", "--nofork", "--print-address=1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start dbus-daemon ({NEEDS_IBUS}): {e}"));
+        let mut address = String::new();
+        BufReader::new(bus.stdout.take().unwrap())
+            .read_line(&mut address)
+            .expect("dbus-daemon reports its address");
+        let env = [
+            ("DISPLAY", display),
+            ("DBUS_SESSION_BUS_ADDRESS", address.trim()),
+            // ibus keeps its address file and settings here, away from the user's.
+            ("XDG_CONFIG_HOME", home.to_str().unwrap()),
+            ("XDG_CACHE_HOME", home.to_str().unwrap()),
+        ];
+        let daemon = Command::new("ibus-daemon")
+            .args(["--xim", "--replace", "--panel=disable"])
+            .envs(env)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start ibus-daemon ({NEEDS_IBUS}): {e}"));
+        let ibus = Self { bus, daemon };
+        let ready = |program: &str, args: &[&str], expect: &str| {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                let output = Command::new(program).args(args).envs(env).output();
+                if output.is_ok_and(|out| {
+                    out.status.success() && String::from_utf8_lossy(&out.stdout).contains(expect)
+                }) {
+                    return;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "ibus did not come up: `{program} {args:?}` ({NEEDS_IBUS})"
+                );
+                sleep(Duration::from_millis(200));
+            }
+        };
+        // The Hangul engine chosen once the daemon answers, and its XIM server announced on the
+        // display, before the app starts and looks for one.
+        ready("ibus", &["engine", "hangul"], "");
+        ready("ibus", &["engine"], "hangul");
+        ready("xprop", &["-root", "XIM_SERVERS"], "@server=ibus");
+        ibus
+    }
+}
+
+impl Drop for Ibus {
+    fn drop(&mut self) {
+        for process in [&mut self.daemon, &mut self.bus] {
+            let _ = process.kill();
+            let _ = process.wait();
+        }
+    }
+}
+
 /// The app running on its own Xvfb, with its window focused, and a folder for screenshots.
 struct Session {
     app: Child,
@@ -227,12 +333,19 @@ struct Session {
     taken: usize,
     /// Keycodes the server leaves unused, for `type_text` to map characters onto.
     spare_keycodes: Vec<u32>,
+    /// Held for its lifetime: dropping it stops ibus.
+    _ibus: Option<Ibus>,
     // Dropped last: the app must go before its X server.
     xvfb: Xvfb,
 }
 
 impl Session {
     fn start(name: &str) -> Self {
+        Self::start_with(name, false)
+    }
+
+    /// With `ime`, the app talks to ibus with its Hangul engine, as a Korean desktop's would.
+    fn start_with(name: &str, ime: bool) -> Self {
         let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("window-tests")
             .join(name);
@@ -240,13 +353,18 @@ impl Session {
         fs::create_dir_all(&shots).unwrap();
 
         let xvfb = Xvfb::start();
+        let ibus = ime.then(|| Ibus::start(&xvfb.display, &shots));
         let log = fs::File::create(shots.join("app.log")).unwrap();
-        let app = Command::new(APP)
-            .env("DISPLAY", &xvfb.display)
+        let mut app = Command::new(APP);
+        app.env("DISPLAY", &xvfb.display)
+            // Each submission logged (escaped, at debug), to compare what arrived byte for byte.
+            .env("RUST_LOG", "warn,agent_chat=debug")
             .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .expect("start the app");
+            .stderr(log);
+        if ime {
+            app.env("XMODIFIERS", "@im=ibus").env("LC_ALL", "C.UTF-8");
+        }
+        let app = app.spawn().expect("start the app");
         let spare_keycodes = spare_keycodes(&xvfb.display);
         assert!(
             !spare_keycodes.is_empty(),
@@ -258,6 +376,7 @@ impl Session {
             shots,
             taken: 0,
             spare_keycodes,
+            _ibus: ibus,
             xvfb,
         };
         session.window = session
@@ -378,6 +497,21 @@ impl Session {
         }
     }
 
+    /// The lines the app has recorded so far, read from its debug log.
+    fn submissions(&self) -> Vec<String> {
+        fs::read_to_string(self.shots.join("app.log"))
+            .unwrap()
+            .lines()
+            .map(without_colour)
+            .filter(|line| line.contains("recorded a submission"))
+            .filter_map(|line| {
+                let (_, rest) = line.split_once("input=")?;
+                let (input, _) = rest.split_once(" reply=")?;
+                Some(input.to_owned())
+            })
+            .collect()
+    }
+
     fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
@@ -395,6 +529,18 @@ impl Drop for Session {
         let _ = self.app.kill();
         let _ = self.app.wait();
     }
+}
+
+/// A log line without its terminal colour codes (`ESC [ … m`).
+fn without_colour(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some((before, code)) = rest.split_once('\x1b') {
+        plain.push_str(before);
+        rest = code.split_once('m').map_or("", |(_, after)| after);
+    }
+    plain.push_str(rest);
+    plain
 }
 
 /// Keycodes with no keysym in the keymap of the X server at `display`.
