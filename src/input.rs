@@ -9,7 +9,7 @@ use bevy::{
     input::InputSystems,
     prelude::*,
     ui::UiSystems,
-    window::{Ime, RequestRedraw, WindowEvent},
+    window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
     TextInput, TextInputCursorPos, TextInputMaxLengthMessage, TextInputPlaceholder,
@@ -28,6 +28,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<RequestRedraw>()
         .add_message::<Ime>()
         .add_message::<WindowEvent>()
+        .add_message::<WindowFocused>()
         .init_resource::<pacing::HeldTyping>()
         .add_systems(PreUpdate, pacing::pace_typing.before(InputSystems))
         .configure_sets(Update, AppSystems::ReadInput.after(TextInputSystem))

@@ -18,7 +18,7 @@ use bevy::{
     input::keyboard::Key,
     prelude::*,
     ui::UiGlobalTransform,
-    window::{Ime, PrimaryWindow, WindowResolution},
+    window::{Ime, PrimaryWindow, WindowFocused, WindowResolution},
 };
 use bevy_simple_text_input::{TextInputCursorPos, TextInputInactive, TextInputValue};
 use common::*;
@@ -284,7 +284,7 @@ fn the_preedit_caret_the_ime_asks_for_is_kept() {
 }
 
 #[test]
-fn switching_the_ime_off_drops_the_composition_and_nothing_else() {
+fn switching_the_ime_off_or_losing_focus_drops_the_composition_and_nothing_else() {
     let mut app = headless_app();
     deliver(
         &mut app,
@@ -306,6 +306,21 @@ fn switching_the_ime_off_drops_the_composition_and_nothing_else() {
     app.update();
     assert_eq!(field(&mut app), ("ok ".to_owned(), 3, false));
     type_text(&mut app, "go");
+    assert_eq!(field(&mut app), ("ok go".to_owned(), 5, false));
+
+    // Losing focus mid-composition drops it too, so the field never waits on an IME that has
+    // gone elsewhere.
+    compose(&mut app, "하");
+    app.update();
+    assert_eq!(field(&mut app), ("ok go하".to_owned(), 6, true));
+    deliver(
+        &mut app,
+        WindowFocused {
+            window: Entity::PLACEHOLDER,
+            focused: false,
+        },
+    );
+    app.update();
     assert_eq!(field(&mut app), ("ok go".to_owned(), 5, false));
 }
 

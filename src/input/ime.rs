@@ -8,7 +8,7 @@
 //!   where it will land. A new preedit replaces the previous one; an empty one removes it.
 //! - **Commit**: the composing text is replaced by the committed text, and the cursor goes after
 //!   it. From then on it is ordinary text that Backspace, the arrows and Enter act on.
-//! - **Enabled / Disabled**: a composition left over is dropped.
+//! - **Enabled / Disabled**, and the window losing focus: a composition left over is dropped.
 //!
 //! While a composition is in progress the widget is set inactive: every key belongs to the IME
 //! then, so a platform that also reports the keys it gave the IME cannot make the widget insert
@@ -23,7 +23,7 @@ use std::ops::Range;
 use bevy::{
     prelude::*,
     ui::{ComputedUiRenderTargetInfo, UiGlobalTransform},
-    window::{Ime, PrimaryWindow, RequestRedraw},
+    window::{Ime, PrimaryWindow, RequestRedraw, WindowFocused},
 };
 use bevy_simple_text_input::{
     TextInputCursorPos, TextInputInactive, TextInputMaxLengthMessage, TextInputValue,
@@ -35,9 +35,46 @@ use super::{ChatInput, MAX_INPUT_CHARS};
 #[derive(Component, Debug, Default)]
 pub(super) struct Composition(Option<Range<usize>>);
 
-/// Applies the frame's IME messages to the field, in order.
+/// What one IME message asks of the field: `text` replaces the composition (or goes in at the
+/// caret), and either stays in composition (a preedit) or becomes ordinary text.
+struct Edit<'a> {
+    text: &'a str,
+    /// Where the IME wants the caret inside `text`, as a byte offset; else after it.
+    caret: Option<usize>,
+    composing: bool,
+}
+
+impl<'a> Edit<'a> {
+    /// Drops a composition left over, touching nothing else.
+    const DROP: Self = Self {
+        text: "",
+        caret: None,
+        composing: false,
+    };
+
+    fn of(ime: &'a Ime) -> Self {
+        match ime {
+            Ime::Preedit { value, cursor, .. } => Self {
+                text: value,
+                caret: cursor.map(|(_, focus)| focus),
+                composing: true,
+            },
+            Ime::Commit { value, .. } => Self {
+                text: value,
+                caret: None,
+                composing: false,
+            },
+            Ime::Enabled { .. } | Ime::Disabled { .. } => Self::DROP,
+        }
+    }
+}
+
+/// Applies the frame's IME messages to the field, in order. A window that loses focus drops
+/// its composition too (an IME that commits on focus loss sends the commit as well), so the
+/// widget is never left set aside for a composition that will not end.
 pub(super) fn apply_ime(
     mut imes: MessageReader<Ime>,
+    mut focus: MessageReader<WindowFocused>,
     mut fields: Query<
         (
             Entity,
@@ -51,44 +88,37 @@ pub(super) fn apply_ime(
     mut refused: MessageWriter<TextInputMaxLengthMessage>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
+    let focus_lost = focus.read().any(|window| !window.focused);
     let Ok((entity, mut value, mut cursor, mut inactive, mut composition)) = fields.single_mut()
     else {
         imes.clear();
         return;
     };
-    for ime in imes.read() {
-        let (insert, caret) = match ime {
-            Ime::Preedit {
-                value: preedit,
-                cursor: caret,
-                ..
-            } => (preedit.as_str(), caret.map(|(_, focus)| focus)),
-            Ime::Commit {
-                value: committed, ..
-            } => (committed.as_str(), None),
-            // A composition left over from before is dropped.
-            Ime::Enabled { .. } | Ime::Disabled { .. } => ("", None),
-        };
-        if insert.is_empty() && composition.0.is_none() {
+    let edits = imes
+        .read()
+        .map(Edit::of)
+        .chain(focus_lost.then_some(Edit::DROP));
+    for edit in edits {
+        if edit.text.is_empty() && composition.0.is_none() {
             continue;
         }
         let mut text = value.0.clone();
         let at = remove_composition(&mut text, composition.0.take())
             .unwrap_or_else(|| cursor.0.min(text.chars().count()));
         let room = usize::from(MAX_INPUT_CHARS).saturating_sub(text.chars().count());
-        let kept: String = insert.chars().take(room).collect();
-        if kept.len() < insert.len() {
+        let kept: String = edit.text.chars().take(room).collect();
+        if kept.len() < edit.text.len() {
             refused.write(TextInputMaxLengthMessage { entity });
         }
         let kept_chars = kept.chars().count();
         text.insert_str(byte_index(&text, at), &kept);
-        let composing = matches!(ime, Ime::Preedit { .. }) && !kept.is_empty();
+        let composing = edit.composing && !kept.is_empty();
         if composing {
             composition.0 = Some(at..at + kept_chars);
         }
-        // The caret the IME asks for inside the preedit (a byte offset), else after the text.
-        let caret_chars = caret
-            .and_then(|focus| insert.get(..focus))
+        let caret_chars = edit
+            .caret
+            .and_then(|focus| edit.text.get(..focus))
             .map_or(kept_chars, |before| before.chars().count().min(kept_chars));
 
         if value.0 != text {
