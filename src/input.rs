@@ -17,7 +17,11 @@ use bevy_simple_text_input::{
     TextInputTextColor, TextInputTextFont, TextInputValue,
 };
 
-use crate::{AppSystems, chat::Submission, theme};
+use crate::{
+    AppSystems,
+    chat::Submission,
+    theme::{self, Paint, Palette, Swatch, Theme},
+};
 
 mod ime;
 mod pacing;
@@ -32,6 +36,8 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<pacing::HeldTyping>()
         .add_systems(PreUpdate, pacing::pace_typing.before(InputSystems))
         .configure_sets(Update, AppSystems::ReadInput.after(TextInputSystem))
+        // Before the widget, which applies a new text colour in the same frame.
+        .add_systems(Update, paint_widget.before(TextInputSystem))
         .add_systems(
             Update,
             // The widget has read the frame's keys; the IME's text follows them (see `pacing`).
@@ -62,8 +68,9 @@ pub const PLACEHOLDER: &str = "메시지를 입력하고 Enter를 누르세요";
 #[derive(Component, Debug, Default)]
 pub struct ChatInput;
 
-/// The text field: focused from the start, single line, with a placeholder while empty.
-pub fn chat_input() -> impl Bundle {
+/// The text field in `palette`'s colours: focused from the start, single line, with a
+/// placeholder while empty.
+pub fn chat_input(palette: &Palette) -> impl Bundle {
     (
         Name::new("Chat input"),
         ChatInput,
@@ -77,11 +84,13 @@ pub fn chat_input() -> impl Bundle {
             ..default()
         },
         TextInputTextFont(theme::text_font()),
-        TextInputTextColor(TextColor(theme::palette::TEXT)),
+        // The widget reads these two colours when it builds its text; `paint_widget` follows
+        // theme changes.
+        TextInputTextColor(TextColor(palette.text)),
         TextInputPlaceholder {
             value: PLACEHOLDER.to_owned(),
             // The widget's default (the text colour at 25% opacity) is too faint to read.
-            text_color: Some(TextColor(theme::palette::PLACEHOLDER)),
+            text_color: Some(TextColor(palette.placeholder)),
             // Keep the hint while the (always focused) field is empty.
             hide_on_focus: false,
             ..default()
@@ -95,8 +104,7 @@ pub fn chat_input() -> impl Bundle {
             overflow: Overflow::clip(),
             ..default()
         },
-        BorderColor::all(theme::palette::INPUT_BORDER),
-        BackgroundColor(theme::palette::INPUT_BACKGROUND),
+        Paint::background(|p| p.input_background).with_border(|p| p.input_border),
     )
 }
 
@@ -114,7 +122,7 @@ pub fn length_limit_notice() -> impl Bundle {
             font_size: FontSize::Px(theme::FONT_SIZE * 0.8),
             ..theme::text_font()
         },
-        TextColor(theme::palette::WARNING),
+        Paint::text(|p| p.warning),
         // Hidden by taking it out of layout, so the empty space does not push the field up.
         Node {
             display: Display::None,
@@ -127,22 +135,58 @@ pub fn length_limit_notice() -> impl Bundle {
 /// full, and hides it once the text is shorter again, by deletion or by submitting.
 fn show_length_limit(
     mut refused: MessageReader<TextInputMaxLengthMessage>,
-    fields: Query<(Ref<TextInputValue>, &mut BorderColor), With<ChatInput>>,
+    fields: Query<(Ref<TextInputValue>, &mut Paint), With<ChatInput>>,
     mut notice: Single<&mut Node, With<LengthLimitNotice>>,
 ) {
     let full = refused.read().count() > 0;
-    for (value, mut border) in fields {
-        let (display, color) = if full {
-            (Display::Flex, theme::palette::WARNING)
+    for (value, mut paint) in fields {
+        let (display, border): (_, Swatch) = if full {
+            (Display::Flex, |p| p.warning)
         } else if value.is_changed() && value.0.chars().count() < usize::from(MAX_INPUT_CHARS) {
-            (Display::None, theme::palette::INPUT_BORDER)
+            (Display::None, |p| p.input_border)
         } else {
             continue;
         };
+        // The border changes with the notice, so it is set when the notice changes.
         if notice.display != display {
             notice.display = display;
+            paint.border = Some(border);
         }
-        border.set_if_neq(BorderColor::all(color));
+    }
+}
+
+/// Gives the widget's own text the current theme's colours: the widget colours its text from
+/// `TextInputTextColor` (and follows changes to it), but colours the placeholder only when it
+/// builds it, so the placeholder's text span is repainted here.
+fn paint_widget(
+    theme: Res<Theme>,
+    mut fields: Query<
+        (
+            &mut TextInputTextColor,
+            &mut TextInputPlaceholder,
+            &Children,
+        ),
+        With<ChatInput>,
+    >,
+    names: Query<(&Name, &Children)>,
+    mut spans: Query<&mut TextColor, With<TextSpan>>,
+) {
+    if !theme.is_changed() {
+        return;
+    }
+    let palette = theme.palette();
+    for (mut text, mut placeholder, children) in &mut fields {
+        text.0 = TextColor(palette.text);
+        placeholder.text_color = Some(TextColor(palette.placeholder));
+        // The widget's placeholder node: a text whose last span is the hint.
+        let hint = children
+            .iter()
+            .filter_map(|child| names.get(child).ok())
+            .find(|(name, _)| name.as_str() == "TextInputPlaceholderInner")
+            .and_then(|(_, spans)| spans.last().copied());
+        if let Some(mut color) = hint.and_then(|span| spans.get_mut(span).ok()) {
+            color.0 = palette.placeholder;
+        }
     }
 }
 

@@ -2,7 +2,10 @@
 
 use std::time::Duration;
 
-use agent_chat::AgentChatPlugin;
+use agent_chat::{
+    AgentChatPlugin,
+    theme::{Theme, ThemeChoice},
+};
 use bevy::{
     prelude::*,
     winit::{UpdateMode, WinitSettings},
@@ -10,17 +13,37 @@ use bevy::{
 
 fn main() -> AppExit {
     explain_startup_failures();
-    App::new()
-        .add_plugins(DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(Window {
-                title: "agent-chat".into(),
-                ..default()
-            }),
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "agent-chat".into(),
             ..default()
-        }))
-        .insert_resource(update_mode())
-        .add_plugins(AgentChatPlugin)
-        .run()
+        }),
+        ..default()
+    }))
+    .insert_resource(update_mode())
+    .add_plugins(AgentChatPlugin);
+    if let Some(choice) = theme_choice() {
+        app.insert_resource(choice);
+    }
+    app.run()
+}
+
+/// `AGENT_CHAT_THEME=light` or `dark` chooses the theme over the platform's preference (X11
+/// states none, so there it is the way to get the light theme). Any other value is reported in
+/// one line and ignored.
+fn theme_choice() -> Option<ThemeChoice> {
+    let value = std::env::var("AGENT_CHAT_THEME").ok()?;
+    match value.as_str() {
+        "light" => Some(ThemeChoice(Theme::Light)),
+        "dark" => Some(ThemeChoice(Theme::Dark)),
+        _ => {
+            eprintln!(
+                "agent-chat: AGENT_CHAT_THEME is {value:?}; use `light` or `dark`. Following the platform's theme."
+            );
+            None
+        }
+    }
 }
 
 /// Run a frame only when something happens (a key, a window event), plus every half second

@@ -1,15 +1,25 @@
 //! How the conversation scrolls: to the newest row whenever rows arrive, and otherwise where the
-//! user takes it, with the mouse wheel or the page keys, while the input keeps focus.
+//! user takes it, with the mouse wheel, the page keys (while the input keeps focus) or the
+//! scrollbar beside it.
 
 use bevy::{
     input::mouse::{MouseScrollUnit, MouseWheel},
     prelude::*,
     ui::UiSystems,
+    ui_widgets::{ControlOrientation, Scrollbar, ScrollbarPlugin, ScrollbarThumb},
 };
 
-use crate::{AppSystems, theme, view::Conversation};
+use crate::{
+    AppSystems,
+    theme::{self, Paint},
+    view::Conversation,
+};
 
 pub(super) fn plugin(app: &mut App) {
+    // `DefaultPlugins` brings it in a windowed app; headless apps need it added.
+    if !app.is_plugin_added::<ScrollbarPlugin>() {
+        app.add_plugins(ScrollbarPlugin);
+    }
     app.add_systems(
         Update,
         (
@@ -17,7 +27,45 @@ pub(super) fn plugin(app: &mut App) {
             scroll_to_newest.in_set(AppSystems::Scroll),
         ),
     )
-    .add_systems(PostUpdate, settle_scroll.after(UiSystems::Layout));
+    .add_systems(
+        PostUpdate,
+        (settle_scroll, show_scrollbar_when_needed).after(UiSystems::Layout),
+    );
+}
+
+/// How wide the scrollbar is, in logical pixels.
+pub const SCROLLBAR_WIDTH: f32 = 8.0;
+
+/// The scrollbar for `conversation`: Bevy's headless scrollbar widget, which sizes and places
+/// the thumb from the area's scroll offset, and scrolls the area when the thumb is dragged or
+/// the track clicked. It sits in the window's margin, right of the area, so it takes no width
+/// from the rows.
+pub fn scrollbar(conversation: Entity) -> impl Bundle {
+    (
+        Name::new("Scrollbar"),
+        Scrollbar::new(
+            conversation,
+            ControlOrientation::Vertical,
+            3.0 * SCROLLBAR_WIDTH,
+        ),
+        Node {
+            position_type: PositionType::Absolute,
+            // In the margin between the area and the window's edge.
+            right: px(-(theme::MARGIN + SCROLLBAR_WIDTH) / 2.0),
+            top: px(0),
+            bottom: px(0),
+            width: px(SCROLLBAR_WIDTH),
+            ..default()
+        },
+        children![(
+            Name::new("Scrollbar thumb"),
+            ScrollbarThumb {
+                border_radius: BorderRadius::all(px(SCROLLBAR_WIDTH / 2.0)),
+                ..default()
+            },
+            Paint::background(|p| p.scrollbar_thumb),
+        )],
+    )
 }
 
 /// How far one wheel notch moves: about one line of text.
@@ -69,6 +117,26 @@ fn scroll_by_user(
     let y = y.max(0.0);
     if y != scroll.y {
         scroll.y = y;
+    }
+}
+
+/// Shows the scrollbar only while the conversation is taller than its area: a thumb as long as
+/// the track would say nothing.
+fn show_scrollbar_when_needed(
+    // Every frame: layout updates the content size without flagging the node as changed.
+    areas: Query<&ComputedNode, With<Conversation>>,
+    mut bars: Query<(&Scrollbar, &mut Visibility)>,
+) {
+    for (bar, mut visibility) in &mut bars {
+        let Ok(area) = areas.get(bar.target) else {
+            continue;
+        };
+        let overflows = area.content_size().y > area.size().y + 0.5;
+        visibility.set_if_neq(if overflows {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        });
     }
 }
 

@@ -1,6 +1,12 @@
-//! How things look: the palette, the Hangul font, and the one table that turns a role into style.
+//! How things look: the palettes and which one is in use, the Hangul font, and the one table
+//! that turns a role into style.
 
-use bevy::{asset::uuid_handle, prelude::*, text::DEFAULT_FONT_DATA};
+use bevy::{
+    asset::uuid_handle,
+    prelude::*,
+    text::DEFAULT_FONT_DATA,
+    window::{PrimaryWindow, WindowTheme, WindowThemeChanged},
+};
 use skrifa::{FontRef, MetadataProvider};
 
 use crate::chat::Role;
@@ -11,6 +17,18 @@ pub(super) fn plugin(app: &mut App) {
         .resource_mut::<Assets<Font>>()
         .insert(FONT.id(), font)
         .expect("a fixed handle is always a valid asset id");
+    app.init_resource::<Theme>()
+        // Registered by the window plugin too; headless apps have none.
+        .add_message::<WindowThemeChanged>()
+        .add_systems(PreUpdate, follow_platform_theme)
+        .add_systems(PostUpdate, paint.in_set(ThemeSystems::Paint));
+}
+
+/// Where colours are applied, for systems that paint what [`Paint`] cannot reach.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ThemeSystems {
+    /// Painted entities get the current theme's colours.
+    Paint,
 }
 
 /// The font file, compiled into the binary rather than loaded from `assets/`: a binary started
@@ -56,32 +74,204 @@ pub fn text_font() -> TextFont {
     TextFont::from_font_size(FONT_SIZE).with_font(FONT)
 }
 
-/// The app's colours. Text meets WCAG AA contrast on every background it sits on (4.5:1), and
-/// the side borders stand out from their surroundings (3:1); `tests/theme.rs` checks both.
-pub mod palette {
-    use bevy::color::Color;
-
-    /// #1b1d23
-    pub const WINDOW_BACKGROUND: Color = Color::srgb_u8(0x1b, 0x1d, 0x23);
-    /// #eceff4
-    pub const TEXT: Color = Color::srgb_u8(0xec, 0xef, 0xf4);
-    /// #2b2e37
-    pub const INPUT_BACKGROUND: Color = Color::srgb_u8(0x2b, 0x2e, 0x37);
-    /// #9aa3b2
-    pub const PLACEHOLDER: Color = Color::srgb_u8(0x9a, 0xa3, 0xb2);
-    /// #5e6779
-    pub const INPUT_BORDER: Color = Color::srgb_u8(0x5e, 0x67, 0x79);
-    /// #263349
-    pub const USER_BACKGROUND: Color = Color::srgb_u8(0x26, 0x33, 0x49);
-    /// #6fa8ff
-    pub const USER_BORDER: Color = Color::srgb_u8(0x6f, 0xa8, 0xff);
-    /// #f0b429
-    pub const WARNING: Color = Color::srgb_u8(0xf0, 0xb4, 0x29);
-    /// #243a2f
-    pub const AGENT_BACKGROUND: Color = Color::srgb_u8(0x24, 0x3a, 0x2f);
-    /// #7bd88f
-    pub const AGENT_BORDER: Color = Color::srgb_u8(0x7b, 0xd8, 0x8f);
+/// The app's colours, one set per [`Theme`]. In each, text meets WCAG AA contrast on every
+/// background it sits on (4.5:1), and borders and the scrollbar stand out from what they sit on
+/// (3:1); `tests/theme.rs` checks both palettes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Palette {
+    /// Behind everything.
+    pub window_background: Color,
+    /// Row text and typed text.
+    pub text: Color,
+    /// The input field's fill.
+    pub input_background: Color,
+    /// The hint in the empty input field.
+    pub placeholder: Color,
+    /// The input field's border.
+    pub input_border: Color,
+    /// A user row's fill.
+    pub user_background: Color,
+    /// A user row's left border.
+    pub user_border: Color,
+    /// An agent row's fill.
+    pub agent_background: Color,
+    /// An agent row's right border.
+    pub agent_border: Color,
+    /// The full-field notice, and the field's border while it shows.
+    pub warning: Color,
+    /// The scrollbar's thumb.
+    pub scrollbar_thumb: Color,
 }
+
+impl Palette {
+    /// Light text on dark grey: the default, and the theme where the platform states none.
+    pub const DARK: Self = Self {
+        window_background: Color::srgb_u8(0x1b, 0x1d, 0x23),
+        text: Color::srgb_u8(0xec, 0xef, 0xf4),
+        input_background: Color::srgb_u8(0x2b, 0x2e, 0x37),
+        placeholder: Color::srgb_u8(0x9a, 0xa3, 0xb2),
+        input_border: Color::srgb_u8(0x5e, 0x67, 0x79),
+        user_background: Color::srgb_u8(0x26, 0x33, 0x49),
+        user_border: Color::srgb_u8(0x6f, 0xa8, 0xff),
+        agent_background: Color::srgb_u8(0x24, 0x3a, 0x2f),
+        agent_border: Color::srgb_u8(0x7b, 0xd8, 0x8f),
+        warning: Color::srgb_u8(0xf0, 0xb4, 0x29),
+        scrollbar_thumb: Color::srgb_u8(0x76, 0x7f, 0x90),
+    };
+
+    /// Dark text on near-white, for a platform that prefers light.
+    pub const LIGHT: Self = Self {
+        window_background: Color::srgb_u8(0xf7, 0xf8, 0xfa),
+        text: Color::srgb_u8(0x1b, 0x1f, 0x27),
+        input_background: Color::srgb_u8(0xff, 0xff, 0xff),
+        placeholder: Color::srgb_u8(0x5f, 0x68, 0x78),
+        input_border: Color::srgb_u8(0x8a, 0x93, 0xa3),
+        user_background: Color::srgb_u8(0xe3, 0xed, 0xff),
+        user_border: Color::srgb_u8(0x25, 0x63, 0xeb),
+        agent_background: Color::srgb_u8(0xe2, 0xf5, 0xe8),
+        agent_border: Color::srgb_u8(0x1a, 0x7f, 0x37),
+        warning: Color::srgb_u8(0x8a, 0x5c, 0x00),
+        scrollbar_thumb: Color::srgb_u8(0x7a, 0x82, 0x91),
+    };
+}
+
+/// Which palette the app draws with: the platform's preference where the window reports one
+/// (Windows, macOS, Wayland), dark otherwise (X11 reports none), unless the user chose with
+/// [`ThemeChoice`].
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// [`Palette::DARK`].
+    #[default]
+    Dark,
+    /// [`Palette::LIGHT`].
+    Light,
+}
+
+impl Theme {
+    /// The colours of this theme.
+    pub fn palette(self) -> &'static Palette {
+        match self {
+            Self::Dark => &Palette::DARK,
+            Self::Light => &Palette::LIGHT,
+        }
+    }
+}
+
+impl From<WindowTheme> for Theme {
+    fn from(theme: WindowTheme) -> Self {
+        match theme {
+            WindowTheme::Light => Self::Light,
+            WindowTheme::Dark => Self::Dark,
+        }
+    }
+}
+
+/// A theme the user chose, which wins over the platform's (`main` reads it from
+/// `AGENT_CHAT_THEME`).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct ThemeChoice(pub Theme);
+
+/// One colour of a palette, named by the field it reads: `|p| p.text`.
+pub type Swatch = fn(&Palette) -> Color;
+
+/// Which palette colours an entity is drawn with. [`paint`] gives it those colours when it
+/// appears, when this changes, and whenever the theme changes, so no node keeps a colour of
+/// the other theme.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Paint {
+    /// Its [`BackgroundColor`].
+    pub background: Option<Swatch>,
+    /// Its [`BorderColor`], on every side.
+    pub border: Option<Swatch>,
+    /// Its [`TextColor`].
+    pub text: Option<Swatch>,
+}
+
+impl Paint {
+    /// Filled with `swatch`.
+    pub fn background(swatch: Swatch) -> Self {
+        Self {
+            background: Some(swatch),
+            ..default()
+        }
+    }
+
+    /// Text in `swatch`.
+    pub fn text(swatch: Swatch) -> Self {
+        Self {
+            text: Some(swatch),
+            ..default()
+        }
+    }
+
+    /// This, with a border in `swatch`.
+    pub fn with_border(self, swatch: Swatch) -> Self {
+        Self {
+            border: Some(swatch),
+            ..self
+        }
+    }
+}
+
+/// Follows the platform's light or dark preference, unless the user chose a theme.
+///
+/// The window reports the platform's theme once it exists, in [`Window::window_theme`]; later
+/// changes arrive as [`WindowThemeChanged`] messages (the window component is not updated).
+fn follow_platform_theme(
+    choice: Option<Res<ThemeChoice>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut changes: MessageReader<WindowThemeChanged>,
+    mut reported: Local<Option<WindowTheme>>,
+    mut theme: ResMut<Theme>,
+) {
+    let mut platform = None;
+    if let Ok(window) = windows.single()
+        && window.window_theme != *reported
+    {
+        *reported = window.window_theme;
+        platform = window.window_theme;
+    }
+    if let Some(change) = changes.read().last() {
+        platform = Some(change.theme);
+    }
+    let wanted = match (choice, platform) {
+        (Some(choice), _) => choice.0,
+        (None, Some(platform)) => platform.into(),
+        (None, None) => return,
+    };
+    theme.set_if_neq(wanted);
+}
+
+/// Gives painted entities their colours from the current theme's palette.
+pub fn paint(
+    theme: Res<Theme>,
+    painted: Query<(
+        Ref<Paint>,
+        Option<&mut BackgroundColor>,
+        Option<&mut BorderColor>,
+        Option<&mut TextColor>,
+    )>,
+) {
+    let palette = theme.palette();
+    for (paint, background, border, text) in painted {
+        if !theme.is_changed() && !paint.is_changed() {
+            continue;
+        }
+        if let (Some(swatch), Some(mut background)) = (paint.background, background) {
+            background.set_if_neq(BackgroundColor(swatch(palette)));
+        }
+        if let (Some(swatch), Some(mut border)) = (paint.border, border) {
+            border.set_if_neq(BorderColor::all(swatch(palette)));
+        }
+        if let (Some(swatch), Some(mut text)) = (paint.text, text) {
+            text.set_if_neq(TextColor(swatch(palette)));
+        }
+    }
+}
+
+/// The space around the window's content and between the conversation and the input, in
+/// logical pixels.
+pub const MARGIN: f32 = 12.0;
 
 /// Width of the one border that marks a row's side.
 pub const ROW_BORDER: Val = Val::Px(4.0);
@@ -98,7 +288,7 @@ pub enum RowClass {
 /// Everything the screen shows differently per role. Adding a role is one arm in [`Self::of`].
 ///
 /// Alignment and border side make the author visible without colour; colour only adds to them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct RoleStyle {
     /// The speaker's name shown before the body.
     pub label: &'static str,
@@ -109,9 +299,9 @@ pub struct RoleStyle {
     /// The bubble's border widths: one side only.
     pub border: UiRect,
     /// The bubble's border colour.
-    pub border_color: Color,
+    pub border_color: Swatch,
     /// The bubble's fill.
-    pub background: Color,
+    pub background: Swatch,
 }
 
 impl RoleStyle {
@@ -123,16 +313,16 @@ impl RoleStyle {
                 class: RowClass::UserMessage,
                 justify: JustifyContent::FlexStart,
                 border: UiRect::left(ROW_BORDER),
-                border_color: palette::USER_BORDER,
-                background: palette::USER_BACKGROUND,
+                border_color: |p| p.user_border,
+                background: |p| p.user_background,
             },
             Role::Agent => Self {
                 label: "에이전트",
                 class: RowClass::AgentReply,
                 justify: JustifyContent::FlexEnd,
                 border: UiRect::right(ROW_BORDER),
-                border_color: palette::AGENT_BORDER,
-                background: palette::AGENT_BACKGROUND,
+                border_color: |p| p.agent_border,
+                background: |p| p.agent_background,
             },
         }
     }

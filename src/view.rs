@@ -8,8 +8,8 @@ use bevy::{a11y::AccessibilityNode, prelude::*};
 use crate::{
     AppSystems,
     chat::{Message, MessageLog, Role},
-    input,
-    theme::{self, RoleStyle, palette},
+    input, scroll,
+    theme::{self, Paint, RoleStyle, Theme},
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -52,47 +52,66 @@ pub struct MessageRow {
 #[derive(Component, Debug, Default)]
 pub struct Bubble;
 
-/// Spawns the camera, the conversation area and, under it, the input field.
-fn spawn_layout(mut commands: Commands) {
+/// Spawns the camera, the conversation area with its scrollbar and, under them, the input
+/// field.
+fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
     commands.spawn((Name::new("Camera"), Camera2d));
-    commands.spawn((
-        Name::new("Root"),
-        Node {
-            width: percent(100),
-            height: percent(100),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(px(12)),
-            row_gap: px(12),
-            ..default()
-        },
-        BackgroundColor(palette::WINDOW_BACKGROUND),
-        children![
-            (
-                Name::new("Conversation"),
-                Conversation::default(),
-                accessible(AccessRole::List, "대화"),
-                Node {
-                    flex_grow: 1.0,
-                    // Lets the column shrink below its content, so it scrolls instead of growing.
-                    min_height: px(0),
-                    flex_direction: FlexDirection::Column,
-                    row_gap: px(8),
-                    overflow: Overflow::scroll_y(),
-                    ..default()
-                },
-            ),
-            (
-                Name::new("Input bar"),
-                Node {
-                    width: percent(100),
-                    flex_direction: FlexDirection::Column,
-                    row_gap: px(4),
-                    ..default()
-                },
-                children![input::chat_input(), input::length_limit_notice()],
-            ),
-        ],
-    ));
+    let conversation = commands
+        .spawn((
+            Name::new("Conversation"),
+            Conversation::default(),
+            accessible(AccessRole::List, "대화"),
+            Node {
+                flex_grow: 1.0,
+                // Lets the column shrink below its content, so it scrolls instead of growing.
+                min_height: px(0),
+                flex_direction: FlexDirection::Column,
+                row_gap: px(8),
+                overflow: Overflow::scroll_y(),
+                ..default()
+            },
+        ))
+        .id();
+    let pane = commands
+        .spawn((
+            Name::new("Conversation pane"),
+            Node {
+                flex_grow: 1.0,
+                min_height: px(0),
+                flex_direction: FlexDirection::Column,
+                ..default()
+            },
+        ))
+        .add_child(conversation)
+        .with_child(scroll::scrollbar(conversation))
+        .id();
+    commands
+        .spawn((
+            Name::new("Root"),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(px(theme::MARGIN)),
+                row_gap: px(theme::MARGIN),
+                ..default()
+            },
+            Paint::background(|p| p.window_background),
+        ))
+        .add_child(pane)
+        .with_child((
+            Name::new("Input bar"),
+            Node {
+                width: percent(100),
+                flex_direction: FlexDirection::Column,
+                row_gap: px(4),
+                ..default()
+            },
+            children![
+                input::chat_input(theme.palette()),
+                input::length_limit_notice()
+            ],
+        ));
 }
 
 /// Mounts a row for every newly logged message, oldest first, and retires the oldest rows so
@@ -174,14 +193,13 @@ fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
                 padding: UiRect::axes(px(12), px(8)),
                 ..default()
             },
-            BorderColor::all(style.border_color),
-            BackgroundColor(style.background),
+            Paint::background(style.background).with_border(style.border_color),
             children![(
                 Text::new(text),
                 // Long words and URLs break anywhere rather than overflow the bubble.
                 TextLayout::linebreak(LineBreak::WordOrCharacter),
                 theme::text_font(),
-                TextColor(palette::TEXT),
+                Paint::text(|p| p.text),
             )],
         )],
     )

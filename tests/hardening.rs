@@ -6,7 +6,7 @@ mod common;
 use agent_chat::{
     chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
     input::{LENGTH_LIMIT_NOTICE, LengthLimitNotice, MAX_INPUT_CHARS},
-    theme::{self, ROW_BORDER, RowClass, palette},
+    theme::{self, Palette, ROW_BORDER, RowClass},
     view::{MAX_SHOWN_CHARS, ROWS_SHOWN},
 };
 use bevy::{input::keyboard::Key, prelude::*, text::DEFAULT_FONT_DATA};
@@ -275,7 +275,7 @@ fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
     );
     assert_eq!(
         border(&mut app),
-        palette::WARNING,
+        Palette::DARK.warning,
         "and the field's border says so too"
     );
 
@@ -285,7 +285,7 @@ fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
         Display::None,
         "gone once the field is empty"
     );
-    assert_eq!(border(&mut app), palette::INPUT_BORDER);
+    assert_eq!(border(&mut app), Palette::DARK.input_border);
     let (inputs, _) = recorded(&app);
     assert_eq!(inputs[0].chars().count(), limit, "the full line is sent");
 }

@@ -13,6 +13,7 @@ use bevy::{
     prelude::*,
     text::TextLayoutInfo,
     ui::UiGlobalTransform,
+    ui_widgets::{Scrollbar, ScrollbarThumb},
     window::WindowResolution,
 };
 use common::{laid_out_app, submit_all};
@@ -327,4 +328,93 @@ fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
             );
         }
     }
+}
+
+/// The scrollbar's track and thumb as (top, bottom) in physical pixels, and whether it shows.
+fn scrollbar(app: &mut App) -> ((f32, f32), (f32, f32), bool) {
+    let world = app.world_mut();
+    let (track, visibility) = world
+        .query_filtered::<(Entity, &InheritedVisibility), With<Scrollbar>>()
+        .single(world)
+        .unwrap();
+    let visible = visibility.get();
+    let thumb = world
+        .query_filtered::<Entity, With<ScrollbarThumb>>()
+        .single(world)
+        .unwrap();
+    (
+        vertical_extent(app, track),
+        vertical_extent(app, thumb),
+        visible,
+    )
+}
+
+#[test]
+fn the_scrollbar_shows_where_the_view_is_once_there_is_more_than_fits() {
+    let mut app = laid_out_app();
+    submit_all(&mut app, &numbered(2));
+    app.update();
+    let (_, _, shown) = scrollbar(&mut app);
+    assert!(!shown, "hidden while every row fits");
+
+    submit_all(&mut app, &numbered(40));
+    app.update();
+    let ((track_top, track_bottom), (thumb_top, thumb_bottom), shown) = scrollbar(&mut app);
+    assert!(shown, "shown once the rows overflow");
+    let (area, _) = area_and_rows(&mut app);
+    let (area_top, area_bottom) = vertical_extent(&mut app, area);
+    assert!(
+        (track_top - area_top).abs() < 1.0 && (track_bottom - area_bottom).abs() < 1.0,
+        "the track runs the height of the conversation"
+    );
+    let thumb = thumb_bottom - thumb_top;
+    assert!(
+        thumb < (track_bottom - track_top) / 2.0 && thumb >= 24.0,
+        "the thumb is as long as the visible share, not less than its minimum ({thumb} px)"
+    );
+    assert!(
+        (thumb_bottom - track_bottom).abs() < 1.0,
+        "at the newest row, the thumb is at the bottom"
+    );
+
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::Home]);
+    let (_, (thumb_top, _), _) = scrollbar(&mut app);
+    assert!(
+        (thumb_top - track_top).abs() < 1.0,
+        "at the oldest row, at the top"
+    );
+}
+
+#[test]
+fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
+    let mut app = laid_out_app();
+    submit_all(&mut app, &numbered(40));
+    app.update();
+    let world = app.world_mut();
+    let horizontal = |world: &mut World, entity: Entity| {
+        let (node, transform) = world
+            .query::<(&ComputedNode, &UiGlobalTransform)>()
+            .get(world, entity)
+            .unwrap();
+        let center = transform.translation.x;
+        (center - node.size.x / 2.0, center + node.size.x / 2.0)
+    };
+    let track = world
+        .query_filtered::<Entity, With<Scrollbar>>()
+        .single(world)
+        .unwrap();
+    let area = world
+        .query_filtered::<Entity, With<Conversation>>()
+        .single(world)
+        .unwrap();
+    let (track_left, track_right) = horizontal(world, track);
+    let (_, area_right) = horizontal(world, area);
+    assert!(
+        track_left >= area_right && track_right <= 800.0,
+        "between the area ({area_right}) and the window's edge: {track_left}..{track_right}"
+    );
+    assert!(
+        (area_right - (800.0 - agent_chat::theme::MARGIN)).abs() < 0.5,
+        "the area keeps its full width"
+    );
 }

@@ -1,7 +1,18 @@
-//! The palette is readable: WCAG contrast ratios for every colour pair the app draws.
+//! The palettes are readable (WCAG contrast for every colour pair the app draws), and the app
+//! draws in the theme the platform or the user asks for, repainting everything when it changes.
 
-use agent_chat::theme::palette::*;
-use bevy::color::{Color, LinearRgba};
+mod common;
+
+use agent_chat::theme::{Palette, Theme, ThemeChoice};
+use bevy::{
+    color::LinearRgba,
+    prelude::*,
+    window::{WindowResolution, WindowTheme, WindowThemeChanged},
+};
+use bevy_simple_text_input::TextInputTextColor;
+use common::*;
+
+const PALETTES: [(&str, Palette); 2] = [("dark", Palette::DARK), ("light", Palette::LIGHT)];
 
 /// WCAG 2 contrast ratio of two opaque colours, from 1:1 to 21:1.
 fn contrast(a: Color, b: Color) -> f32 {
@@ -17,37 +28,54 @@ fn contrast(a: Color, b: Color) -> f32 {
 
 #[test]
 fn text_meets_wcag_aa_on_every_background_it_sits_on() {
-    for (name, foreground, background) in [
-        ("row text on a user bubble", TEXT, USER_BACKGROUND),
-        ("row text on an agent bubble", TEXT, AGENT_BACKGROUND),
-        ("typed text in the input", TEXT, INPUT_BACKGROUND),
-        ("placeholder in the input", PLACEHOLDER, INPUT_BACKGROUND),
-        (
-            "full-field notice on the window",
-            WARNING,
-            WINDOW_BACKGROUND,
-        ),
-    ] {
-        let ratio = contrast(foreground, background);
-        assert!(ratio >= 4.5, "{name}: {ratio:.2}:1 is below 4.5:1");
+    for (theme, p) in PALETTES {
+        for (name, foreground, background) in [
+            ("row text on a user bubble", p.text, p.user_background),
+            ("row text on an agent bubble", p.text, p.agent_background),
+            ("typed text in the input", p.text, p.input_background),
+            (
+                "placeholder in the input",
+                p.placeholder,
+                p.input_background,
+            ),
+            (
+                "full-field notice on the window",
+                p.warning,
+                p.window_background,
+            ),
+        ] {
+            let ratio = contrast(foreground, background);
+            assert!(ratio >= 4.5, "{theme}, {name}: {ratio:.2}:1 is below 4.5:1");
+        }
     }
 }
 
 #[test]
-fn the_side_borders_stand_out_from_the_bubble_and_the_window() {
-    for (name, border, next_to) in [
-        ("user border / user bubble", USER_BORDER, USER_BACKGROUND),
-        ("user border / window", USER_BORDER, WINDOW_BACKGROUND),
-        (
-            "agent border / agent bubble",
-            AGENT_BORDER,
-            AGENT_BACKGROUND,
-        ),
-        ("agent border / window", AGENT_BORDER, WINDOW_BACKGROUND),
-        ("full-field border / input", WARNING, INPUT_BACKGROUND),
-    ] {
-        let ratio = contrast(border, next_to);
-        assert!(ratio >= 3.0, "{name}: {ratio:.2}:1 is below 3:1");
+fn borders_and_the_scrollbar_stand_out_from_what_they_sit_on() {
+    for (theme, p) in PALETTES {
+        for (name, border, next_to) in [
+            (
+                "user border / user bubble",
+                p.user_border,
+                p.user_background,
+            ),
+            ("user border / window", p.user_border, p.window_background),
+            (
+                "agent border / agent bubble",
+                p.agent_border,
+                p.agent_background,
+            ),
+            ("agent border / window", p.agent_border, p.window_background),
+            ("full-field border / input", p.warning, p.input_background),
+            (
+                "scrollbar thumb / window",
+                p.scrollbar_thumb,
+                p.window_background,
+            ),
+        ] {
+            let ratio = contrast(border, next_to);
+            assert!(ratio >= 3.0, "{theme}, {name}: {ratio:.2}:1 is below 3:1");
+        }
     }
 }
 
@@ -55,4 +83,144 @@ fn the_side_borders_stand_out_from_the_bubble_and_the_window() {
 fn the_contrast_formula_matches_known_values() {
     assert!((contrast(Color::WHITE, Color::BLACK) - 21.0).abs() < 0.01);
     assert!((contrast(Color::WHITE, Color::WHITE) - 1.0).abs() < 0.01);
+}
+
+/// Every colour the app has drawn with: fills, borders, text, and the widget's own text spans.
+fn colours_in_use(app: &mut App) -> Vec<Color> {
+    let world = app.world_mut();
+    let mut colours: Vec<Color> = world
+        .query::<&BackgroundColor>()
+        .iter(world)
+        .map(|c| c.0)
+        .collect();
+    colours.extend(world.query::<&BorderColor>().iter(world).map(|c| c.top));
+    // An empty root text (the widget's spans carry its text) draws nothing in its colour.
+    colours.extend(
+        world
+            .query::<(&TextColor, Option<&Text>)>()
+            .iter(world)
+            .filter(|(_, text)| text.is_none_or(|text| !text.is_empty()))
+            .map(|(c, _)| c.0),
+    );
+    colours.retain(|c| c.alpha() > 0.0);
+    colours
+}
+
+/// Asserts the app draws in `palette` only: no visible colour outside it.
+fn assert_drawn_in(app: &mut App, name: &str, palette: &Palette) {
+    let allowed = [
+        palette.window_background,
+        palette.text,
+        palette.input_background,
+        palette.placeholder,
+        palette.input_border,
+        palette.user_background,
+        palette.user_border,
+        palette.agent_background,
+        palette.agent_border,
+        palette.warning,
+        palette.scrollbar_thumb,
+    ];
+    let used = colours_in_use(app);
+    let stray: Vec<_> = used.iter().filter(|c| !allowed.contains(c)).collect();
+    assert!(
+        stray.is_empty(),
+        "{name}: colours from outside the palette: {stray:?}"
+    );
+    for (what, colour) in [
+        ("the window", palette.window_background),
+        ("a user bubble", palette.user_background),
+        ("an agent border", palette.agent_border),
+        ("row text", palette.text),
+        ("the placeholder", palette.placeholder),
+    ] {
+        assert!(
+            used.contains(&colour),
+            "{name}: {what} is drawn in the palette"
+        );
+    }
+    let input = input_entity(app);
+    assert_eq!(
+        app.world().get::<TextInputTextColor>(input).unwrap().0.0,
+        palette.text,
+        "{name}: typed text"
+    );
+}
+
+fn platform_says(app: &mut App, theme: WindowTheme) {
+    app.world_mut().write_message(WindowThemeChanged {
+        window: Entity::PLACEHOLDER,
+        theme,
+    });
+    app.update();
+}
+
+#[test]
+fn the_app_follows_the_platform_theme_and_repaints_everything() {
+    let mut app = headless_app();
+    submit(&mut app, "전");
+    assert_eq!(
+        *app.world().resource::<Theme>(),
+        Theme::Dark,
+        "dark by default"
+    );
+    assert_drawn_in(&mut app, "at start", &Palette::DARK);
+
+    platform_says(&mut app, WindowTheme::Light);
+    assert_drawn_in(&mut app, "after the platform turned light", &Palette::LIGHT);
+    // Rows mounted after the change are light from the start.
+    submit(&mut app, "후");
+    assert_eq!(rows(&mut app).len(), 4);
+    assert_drawn_in(&mut app, "with rows added in light", &Palette::LIGHT);
+
+    platform_says(&mut app, WindowTheme::Dark);
+    assert_drawn_in(&mut app, "back to dark", &Palette::DARK);
+}
+
+#[test]
+fn the_full_field_border_follows_the_theme_too() {
+    let mut app = headless_app();
+    platform_says(&mut app, WindowTheme::Light);
+    let input = input_entity(&mut app);
+    type_text(
+        &mut app,
+        &"a".repeat(usize::from(agent_chat::input::MAX_INPUT_CHARS) + 1),
+    );
+    let border = |app: &App| app.world().get::<BorderColor>(input).unwrap().top;
+    assert_eq!(border(&app), Palette::LIGHT.warning);
+    platform_says(&mut app, WindowTheme::Dark);
+    assert_eq!(
+        border(&app),
+        Palette::DARK.warning,
+        "still the warning, in dark"
+    );
+}
+
+#[test]
+fn a_window_that_reports_a_light_platform_starts_light() {
+    let mut app = laid_out_app_at(WindowResolution::new(800, 600));
+    // What the window backend does once the window exists and the platform says light.
+    let world = app.world_mut();
+    world
+        .query::<&mut Window>()
+        .single_mut(world)
+        .unwrap()
+        .window_theme = Some(WindowTheme::Light);
+    submit(&mut app, "창");
+    assert_eq!(*app.world().resource::<Theme>(), Theme::Light);
+    assert_drawn_in(&mut app, "light window", &Palette::LIGHT);
+}
+
+#[test]
+fn a_theme_the_user_chose_wins_over_the_platform() {
+    let mut app = headless_app();
+    app.insert_resource(ThemeChoice(Theme::Light));
+    submit(&mut app, "선택");
+    assert_drawn_in(&mut app, "chosen light", &Palette::LIGHT);
+    platform_says(&mut app, WindowTheme::Dark);
+    assert_drawn_in(
+        &mut app,
+        "platform says dark, user said light",
+        &Palette::LIGHT,
+    );
 }

@@ -26,7 +26,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use agent_chat::theme::palette;
+use agent_chat::theme::{Palette, Theme};
 use bevy::color::Color;
 
 const APP: &str = env!("CARGO_BIN_EXE_agent-chat");
@@ -82,9 +82,110 @@ fn one_submission_shows_a_left_user_row_then_a_right_agent_row() {
 }
 
 #[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn the_light_theme_keeps_the_sides_borders_and_order() {
+    let mut x = Session::start_with(
+        "light_theme",
+        Setup {
+            theme: Theme::Light,
+            ..Setup::default()
+        },
+    );
+    x.type_text("밝은 화면");
+    x.key("Return");
+    // Rows are found by the light palette's fills and borders: none would be found in dark ones.
+    let shot = x.wait_for("submitted", |shot| shot.bubbles().len() == 2);
+    let bubbles = shot.bubbles();
+    let [user, agent] = &bubbles[..] else {
+        panic!("{}: expected two rows, found {bubbles:?}", shot.name());
+    };
+    assert_eq!(
+        (user.side, agent.side),
+        (Side::User, Side::Agent),
+        "{}",
+        shot.name()
+    );
+    assert_eq!(
+        user.border_columns(),
+        Some(user.left..=user.left + 3),
+        "{}",
+        shot.name()
+    );
+    assert_eq!(
+        agent.border_columns(),
+        Some(agent.right - 3..=agent.right),
+        "{}",
+        shot.name()
+    );
+    assert!(
+        user.text_pixels > 200 && agent.text_pixels > 200,
+        "{}: dark text drawn on the light bubbles",
+        shot.name()
+    );
+    assert_eq!(
+        shot.px(WINDOW.0 / 2, WINDOW.1 / 2),
+        rgb(Palette::LIGHT.window_background),
+        "{}: the window is light",
+        shot.name()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn dragging_the_scrollbar_thumb_scrolls_back_to_the_oldest_rows() {
+    let mut x = Session::start("scrollbar");
+    let start = x.screenshot("started");
+    assert_eq!(
+        start.thumb(),
+        None,
+        "{}: no scrollbar while nothing overflows",
+        start.name()
+    );
+
+    for i in 1..=15 {
+        x.xdotool(&["type", "--delay", "5", &format!("line {i}")]);
+        x.key("Return");
+    }
+    let end = x.wait_for("overflowing", |shot| shot.thumb().is_some());
+    let (top, bottom) = end.thumb().unwrap();
+    let input = end.input_bar().expect("the input field is on screen");
+    assert!(
+        input - bottom < 24 && top > 100,
+        "{}: at the newest rows, the thumb ({top}..{bottom}) is at the bottom",
+        end.name()
+    );
+
+    // Drag the thumb to the top of the window, in steps, as a hand would.
+    let x_thumb = (WINDOW.0 - 6).to_string();
+    let grab = ((top + bottom) / 2).to_string();
+    x.xdotool(&["mousemove", &x_thumb, &grab, "mousedown", "1"]);
+    for y in ["400", "200", "0"] {
+        sleep(Duration::from_millis(150));
+        x.xdotool(&["mousemove", &x_thumb, y]);
+    }
+    x.xdotool(&["mouseup", "1"]);
+    let dragged = x.wait_for("dragged", |shot| {
+        shot.thumb().is_some_and(|(top, _)| top < 20)
+    });
+    let first = &dragged.bubbles()[0];
+    assert_eq!(
+        (first.side, first.top),
+        (Side::User, 12),
+        "{}: the oldest row, the first user line, now sits at the top of the window",
+        dragged.name()
+    );
+}
+
+#[test]
 #[ignore = "opens a real window and types through ibus-hangul: needs the window tools, ibus, ibus-hangul, dbus, xprop"]
 fn korean_typed_through_ibus_hangul_arrives_as_a_user_row_byte_for_byte() {
-    let mut x = Session::start_with("ibus_hangul", true);
+    let mut x = Session::start_with(
+        "ibus_hangul",
+        Setup {
+            ime: true,
+            ..Setup::default()
+        },
+    );
     // ibus-hangul starts in Latin mode; the Hangul key switches it.
     x.key("Hangul");
     // The 2-set keys of 안녕하세요 반가워요, a space after a composed syllable, and a
@@ -258,6 +359,14 @@ impl Drop for Xvfb {
     }
 }
 
+/// How a [`Session`] starts the app.
+#[derive(Default)]
+struct Setup {
+    /// The app talks to ibus with its Hangul engine, as a Korean desktop's would.
+    ime: bool,
+    theme: Theme,
+}
+
 /// ibus with its Hangul engine, serving one X server through XIM, on a D-Bus session of its own.
 struct Ibus {
     bus: Child,
@@ -333,6 +442,8 @@ struct Session {
     taken: usize,
     /// Keycodes the server leaves unused, for `type_text` to map characters onto.
     spare_keycodes: Vec<u32>,
+    /// The colours the app draws with, to tell rows apart in screenshots.
+    palette: &'static Palette,
     /// Held for its lifetime: dropping it stops ibus.
     _ibus: Option<Ibus>,
     // Dropped last: the app must go before its X server.
@@ -341,11 +452,11 @@ struct Session {
 
 impl Session {
     fn start(name: &str) -> Self {
-        Self::start_with(name, false)
+        Self::start_with(name, Setup::default())
     }
 
-    /// With `ime`, the app talks to ibus with its Hangul engine, as a Korean desktop's would.
-    fn start_with(name: &str, ime: bool) -> Self {
+    fn start_with(name: &str, setup: Setup) -> Self {
+        let Setup { ime, theme } = setup;
         let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("window-tests")
             .join(name);
@@ -364,6 +475,10 @@ impl Session {
         if ime {
             app.env("XMODIFIERS", "@im=ibus").env("LC_ALL", "C.UTF-8");
         }
+        // X11 states no theme preference, so the app is dark unless told otherwise.
+        if theme == Theme::Light {
+            app.env("AGENT_CHAT_THEME", "light");
+        }
         let app = app.spawn().expect("start the app");
         let spare_keycodes = spare_keycodes(&xvfb.display);
         assert!(
@@ -376,6 +491,7 @@ impl Session {
             shots,
             taken: 0,
             spare_keycodes,
+            palette: theme.palette(),
             _ibus: ibus,
             xvfb,
         };
@@ -469,7 +585,7 @@ impl Session {
             ],
             &self.xvfb.display,
         );
-        let shot = Shot::read(&ppm);
+        let shot = Shot::read(&ppm, self.palette);
         // A PNG beside it for people (the PPM is what the checks read).
         let png = ppm.with_extension("png");
         run(
@@ -623,11 +739,13 @@ struct Shot {
     width: usize,
     height: usize,
     rgb: Vec<u8>,
+    /// The colours the app was drawing with.
+    palette: &'static Palette,
 }
 
 impl Shot {
     /// Reads a binary PPM (P6), as `import` writes it.
-    fn read(path: &Path) -> Self {
+    fn read(path: &Path, palette: &'static Palette) -> Self {
         let bytes = fs::read(path).unwrap();
         let mut fields = Vec::new();
         let mut at = 0;
@@ -658,6 +776,7 @@ impl Shot {
             width,
             height,
             rgb,
+            palette,
         }
     }
 
@@ -674,24 +793,26 @@ impl Shot {
     fn classify(&self, x: usize, y: usize) -> Option<(Side, Part)> {
         let p = self.px(x, y);
         [
-            (palette::USER_BACKGROUND, Side::User, Part::Fill),
-            (palette::USER_BORDER, Side::User, Part::Border),
-            (palette::AGENT_BACKGROUND, Side::Agent, Part::Fill),
-            (palette::AGENT_BORDER, Side::Agent, Part::Border),
+            (self.palette.user_background, Side::User, Part::Fill),
+            (self.palette.user_border, Side::User, Part::Border),
+            (self.palette.agent_background, Side::Agent, Part::Fill),
+            (self.palette.agent_border, Side::Agent, Part::Border),
         ]
         .into_iter()
         .find(|(color, _, _)| close(p, rgb(*color)))
         .map(|(_, side, part)| (side, part))
     }
 
-    /// A light pixel that is no fill or border colour: part of a glyph (the text is near white).
+    /// A pixel that is no fill or border colour and on the text's side of mid-grey: part of a
+    /// glyph.
     fn is_ink(&self, x: usize, y: usize) -> bool {
-        self.classify(x, y).is_none() && self.px(x, y).iter().all(|&c| c > 128)
+        let light_text = rgb(self.palette.text).iter().all(|&c| c > 128);
+        self.classify(x, y).is_none() && self.px(x, y).iter().all(|&c| (c > 128) == light_text)
     }
 
     /// The top edge of the input field: the first row with a long run of its border colour.
     fn input_bar(&self) -> Option<usize> {
-        let border = rgb(palette::INPUT_BORDER);
+        let border = rgb(self.palette.input_border);
         (0..self.height).find(|&y| {
             (0..self.width)
                 .filter(|&x| close(self.px(x, y), border))
@@ -714,6 +835,16 @@ impl Shot {
         top == other_top
             && (top..self.height)
                 .all(|y| (40..self.width).all(|x| close(self.px(x, y), other.px(x, y))))
+    }
+
+    /// The scrollbar thumb's top and bottom rows, in the window's right margin.
+    fn thumb(&self) -> Option<(usize, usize)> {
+        let colour = rgb(self.palette.scrollbar_thumb);
+        let x = WINDOW.0 - 6;
+        let rows: Vec<usize> = (0..self.height)
+            .filter(|&y| close(self.px(x, y), colour))
+            .collect();
+        Some((*rows.first()?, *rows.last()?))
     }
 
     /// The speech bubbles, top to bottom: connected areas of one side's fill and border colours.
