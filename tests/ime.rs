@@ -381,5 +381,21 @@ fn the_ime_is_allowed_and_its_candidate_list_opens_at_the_field() {
             "the list opens at the bottom-left of the field's text area (scale {scale}): \
              {at} vs field {field:?}"
         );
+
+        // Whatever turns it off (Bevy's own text input does, on a focus change), it is back on
+        // by the end of the next frame.
+        let world = app.world_mut();
+        world
+            .query_filtered::<&mut Window, With<PrimaryWindow>>()
+            .single_mut(world)
+            .unwrap()
+            .ime_enabled = false;
+        app.update();
+        let world = app.world_mut();
+        let window = world
+            .query_filtered::<&Window, With<PrimaryWindow>>()
+            .single(world)
+            .unwrap();
+        assert!(window.ime_enabled, "IME allowed again (scale {scale})");
     }
 }

@@ -156,6 +156,10 @@ fn byte_index(text: &str, chars: usize) -> usize {
 
 /// Allows the IME on the window and tells it where the field is, so the platform draws its
 /// candidate list next to the field rather than at the window's corner.
+///
+/// Checked every frame and written only when different: Bevy's own text-input plugin (part of
+/// `DefaultPlugins` with the scrollbar's widget feature) turns the IME off whenever input focus
+/// changes and no `EditableText` has it, and this field is not one.
 pub(super) fn place_ime_window(
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     fields: Query<
@@ -164,10 +168,7 @@ pub(super) fn place_ime_window(
             &UiGlobalTransform,
             &ComputedUiRenderTargetInfo,
         ),
-        (
-            With<ChatInput>,
-            Or<(Changed<ComputedNode>, Changed<UiGlobalTransform>)>,
-        ),
+        With<ChatInput>,
     >,
 ) {
     let (Ok(mut window), Ok((node, transform, target))) = (windows.single_mut(), fields.single())
