@@ -5,7 +5,7 @@ mod common;
 
 use agent_chat::{
     chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
-    input::{LENGTH_LIMIT_NOTICE, LengthLimitNotice, MAX_INPUT_CHARS},
+    input::{LENGTH_LIMIT_NOTICE, MAX_INPUT_CHARS},
     theme::{self, Palette, ROW_BORDER, RowClass},
     view::{MAX_SHOWN_CHARS, ROWS_SHOWN},
 };
@@ -242,22 +242,18 @@ fn a_one_mebibyte_submission_is_logged_whole_and_shown_shortened() {
 fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
     let mut app = headless_app();
     let limit = usize::from(MAX_INPUT_CHARS);
-    let notice = |app: &mut App| {
-        let world = app.world_mut();
-        world
-            .query_filtered::<&Node, With<LengthLimitNotice>>()
-            .single(world)
-            .unwrap()
-            .display
-    };
     let border = |app: &mut App| {
         let input = input_entity(app);
         app.world().get::<BorderColor>(input).unwrap().left
     };
-    assert_eq!(notice(&mut app), Display::None, "no notice at start");
+    assert_eq!(length_notice(&mut app), Display::None, "no notice at start");
 
     type_text(&mut app, &"가".repeat(limit - 1));
-    assert_eq!(notice(&mut app), Display::None, "one below the limit");
+    assert_eq!(
+        length_notice(&mut app),
+        Display::None,
+        "one below the limit"
+    );
     type_text(&mut app, "abcde");
     assert_eq!(
         input_value(&mut app).chars().count(),
@@ -268,7 +264,7 @@ fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
         input_value(&mut app).ends_with("가a"),
         "the first key fits, the rest are refused"
     );
-    assert_eq!(notice(&mut app), Display::Flex, "the user sees why");
+    assert_eq!(length_notice(&mut app), Display::Flex, "the user sees why");
     assert!(
         LENGTH_LIMIT_NOTICE.contains(&limit.to_string()),
         "and the limit"
@@ -281,7 +277,7 @@ fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
 
     press_enter(&mut app);
     assert_eq!(
-        notice(&mut app),
+        length_notice(&mut app),
         Display::None,
         "gone once the field is empty"
     );

@@ -12,7 +12,7 @@ mod common;
 
 use agent_chat::{
     chat::REPLIES,
-    input::{ChatInput, LengthLimitNotice, MAX_INPUT_CHARS},
+    input::{ChatInput, MAX_INPUT_CHARS},
 };
 use bevy::{
     input::keyboard::Key,
@@ -341,15 +341,11 @@ fn ime_text_past_the_length_limit_is_refused_with_the_notice() {
         "the first character fits, the second is refused"
     );
     assert_eq!(caret, full);
-    let notice = {
-        let world = app.world_mut();
-        world
-            .query_filtered::<&Node, With<LengthLimitNotice>>()
-            .single(world)
-            .unwrap()
-            .display
-    };
-    assert_eq!(notice, Display::Flex, "the user is told the field is full");
+    assert_eq!(
+        length_notice(&mut app),
+        Display::Flex,
+        "the user is told the field is full"
+    );
 }
 
 #[test]

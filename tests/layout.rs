@@ -42,15 +42,20 @@ fn size(app: &App, entity: Entity) -> Vec2 {
     app.world().get::<ComputedNode>(entity).unwrap().size
 }
 
-/// Top and bottom edge of a node, in physical pixels.
-fn vertical_extent(app: &mut App, entity: Entity) -> (f32, f32) {
+/// Where a node is on screen, in physical pixels.
+fn rect(app: &mut App, entity: Entity) -> Rect {
     let world = app.world_mut();
     let (node, transform) = world
         .query::<(&ComputedNode, &UiGlobalTransform)>()
         .get(world, entity)
         .unwrap();
-    let center = transform.translation.y;
-    (center - node.size.y / 2.0, center + node.size.y / 2.0)
+    Rect::from_center_size(transform.translation, node.size)
+}
+
+/// Top and bottom edge of a node, in physical pixels.
+fn vertical_extent(app: &mut App, entity: Entity) -> (f32, f32) {
+    let rect = rect(app, entity);
+    (rect.min.y, rect.max.y)
 }
 
 #[test]
@@ -391,14 +396,6 @@ fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
     submit_all(&mut app, &numbered(40));
     app.update();
     let world = app.world_mut();
-    let horizontal = |world: &mut World, entity: Entity| {
-        let (node, transform) = world
-            .query::<(&ComputedNode, &UiGlobalTransform)>()
-            .get(world, entity)
-            .unwrap();
-        let center = transform.translation.x;
-        (center - node.size.x / 2.0, center + node.size.x / 2.0)
-    };
     let track = world
         .query_filtered::<Entity, With<Scrollbar>>()
         .single(world)
@@ -407,8 +404,8 @@ fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
         .query_filtered::<Entity, With<Conversation>>()
         .single(world)
         .unwrap();
-    let (track_left, track_right) = horizontal(world, track);
-    let (_, area_right) = horizontal(world, area);
+    let (track, area) = (rect(&mut app, track), rect(&mut app, area));
+    let (track_left, track_right, area_right) = (track.min.x, track.max.x, area.max.x);
     assert!(
         track_left >= area_right && track_right <= 800.0,
         "between the area ({area_right}) and the window's edge: {track_left}..{track_right}"

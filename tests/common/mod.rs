@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use agent_chat::{
     AgentChatPlugin,
     chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, SessionRecord},
-    input::ChatInput,
+    input::{ChatInput, LengthLimitNotice},
     theme::RowClass,
     view::{Bubble, Conversation, MessageRow},
 };
@@ -293,6 +293,16 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
             }
         })
         .collect()
+}
+
+/// Whether the full-field notice is laid out (`Display::Flex`) or hidden (`Display::None`).
+pub fn length_notice(app: &mut App) -> Display {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&Node, With<LengthLimitNotice>>()
+        .single(world)
+        .expect("exactly one length notice")
+        .display
 }
 
 /// The conversation area's scroll offset as the app last set it.
