@@ -30,7 +30,7 @@ fn app_with_log(messages: usize) -> App {
     app
 }
 
-#[divan::bench(args = [0, 200, 10_000, 100_000], sample_count = 40, sample_size = 1)]
+#[divan::bench(args = [0, 200, 10_000, 100_000], sample_count = 100, sample_size = 1)]
 fn thousand_submissions_in_one_frame(bencher: Bencher, logged: usize) {
     let lines = vec!["새 메시지 하나"; 1000];
     bencher
