@@ -21,14 +21,7 @@ pub(super) fn plugin(app: &mut App) {
         // Registered by the window plugin too; headless apps have none.
         .add_message::<WindowThemeChanged>()
         .add_systems(PreUpdate, follow_platform_theme)
-        .add_systems(PostUpdate, paint.in_set(ThemeSystems::Paint));
-}
-
-/// Where colours are applied, for systems that paint what [`Paint`] cannot reach.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum ThemeSystems {
-    /// Painted entities get the current theme's colours.
-    Paint,
+        .add_systems(PostUpdate, paint);
 }
 
 /// The font file, compiled into the binary rather than loaded from `assets/`: a binary started
