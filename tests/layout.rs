@@ -284,25 +284,13 @@ fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
         submit_all(&mut app, &[&long]);
 
         let (area, rows) = area_and_rows(&mut app);
-        let area_node = *app.world().get::<ComputedNode>(area).unwrap();
-        let area_left = app
-            .world()
-            .get::<UiGlobalTransform>(area)
-            .unwrap()
-            .translation
-            .x
-            - area_node.size.x / 2.0;
-        let area_right = area_left + area_node.size.x;
+        let area = rect(&mut app, area);
+        let (area_left, area_right) = (area.min.x, area.max.x);
         for (row, user) in [(rows[0], true), (rows[1], false)] {
             let bubble = bubble(&app, row);
             let node = *app.world().get::<ComputedNode>(bubble).unwrap();
-            let center = app
-                .world()
-                .get::<UiGlobalTransform>(bubble)
-                .unwrap()
-                .translation
-                .x;
-            let (left, right) = (center - node.size.x / 2.0, center + node.size.x / 2.0);
+            let extent = rect(&mut app, bubble);
+            let (left, right) = (extent.min.x, extent.max.x);
             let border = node.border;
             let expected = 4.0 * scale;
             if user {
@@ -328,7 +316,7 @@ fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
             }
             assert_eq!((border.min_inset.y, border.max_inset.y), (0.0, 0.0));
             assert!(
-                node.size.x <= area_node.size.x * 0.75 + 1.0,
+                node.size.x <= area.width() * 0.75 + 1.0,
                 "{size}: a bubble is at most 75% of the area"
             );
         }

@@ -98,6 +98,7 @@ pub(super) fn apply_ime(
         .read()
         .map(Edit::of)
         .chain(focus_lost.then_some(Edit::DROP));
+    let mut edited = false;
     for edit in edits {
         if edit.text.is_empty() && composition.0.is_none() {
             continue;
@@ -130,6 +131,9 @@ pub(super) fn apply_ime(
         if inactive.0 != composing {
             inactive.0 = composing;
         }
+        edited = true;
+    }
+    if edited {
         // The widget shows the new value next frame; in reactive mode, ask for that frame now.
         redraw.write(RequestRedraw);
     }
