@@ -18,10 +18,11 @@ pub(super) fn plugin(app: &mut App) {
         .insert(FONT.id(), font)
         .expect("a fixed handle is always a valid asset id");
     app.init_resource::<Theme>()
-        // Registered by the window plugin too; headless apps have none.
+        // Both registered by Bevy's window and camera plugins too; headless apps have neither.
         .add_message::<WindowThemeChanged>()
+        .init_resource::<ClearColor>()
         .add_systems(PreUpdate, follow_platform_theme)
-        .add_systems(PostUpdate, paint);
+        .add_systems(PostUpdate, (paint_window, paint));
 }
 
 /// The font file, compiled into the binary rather than loaded from `assets/`: a binary started
@@ -233,6 +234,15 @@ fn follow_platform_theme(
         (None, None) => return,
     };
     theme.set_if_neq(wanted);
+}
+
+/// Fills the window with the palette's background: the camera clears to it before the UI is
+/// drawn. A full-window node with that fill would cost a second pass over every pixel of every
+/// frame, which on a software renderer is most of what an idle frame costs.
+fn paint_window(theme: Res<Theme>, mut clear: ResMut<ClearColor>) {
+    if theme.is_changed() {
+        clear.0 = theme.palette().window_background;
+    }
 }
 
 /// Gives painted entities their colours from the current theme's palette.

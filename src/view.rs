@@ -55,7 +55,9 @@ pub struct Bubble;
 /// Spawns the camera, the conversation area with its scrollbar and, under them, the input
 /// field.
 fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
-    commands.spawn((Name::new("Camera"), Camera2d));
+    // Flat boxes and text have no edges for multisampling to smooth (UI shaders anti-alias their
+    // own corners), and on a software renderer it is most of an idle frame's cost.
+    commands.spawn((Name::new("Camera"), Camera2d, Msaa::Off));
     let conversation = commands
         .spawn((
             Name::new("Conversation"),
@@ -96,7 +98,6 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
                 row_gap: px(theme::MARGIN),
                 ..default()
             },
-            Paint::background(|p| p.window_background),
         ))
         .add_child(pane)
         .with_child((

@@ -85,14 +85,12 @@ fn the_contrast_formula_matches_known_values() {
     assert!((contrast(Color::WHITE, Color::WHITE) - 1.0).abs() < 0.01);
 }
 
-/// Every colour the app has drawn with: fills, borders, text, and the widget's own text spans.
+/// Every colour the app has drawn with: the window's clear colour, fills, borders, text, and the
+/// widget's own text spans.
 fn colours_in_use(app: &mut App) -> Vec<Color> {
     let world = app.world_mut();
-    let mut colours: Vec<Color> = world
-        .query::<&BackgroundColor>()
-        .iter(world)
-        .map(|c| c.0)
-        .collect();
+    let mut colours = vec![world.resource::<ClearColor>().0];
+    colours.extend(world.query::<&BackgroundColor>().iter(world).map(|c| c.0));
     colours.extend(world.query::<&BorderColor>().iter(world).map(|c| c.top));
     // An empty root text (the widget's spans carry its text) draws nothing in its colour.
     colours.extend(
