@@ -18,22 +18,29 @@ if ! pkg-config --exists alsa libudev wayland-client 2>/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pkg-config libasound2-dev libudev-dev libwayland-dev >/dev/null
 fi
 
-# The baseline: Bevy with default features, the same profiles as agent-chat.
-baseline="$work/bevy-default"
-mkdir -p "$baseline/src"
-echo 'fn main() {}' > "$baseline/src/main.rs"
-cat > "$baseline/Cargo.toml" <<TOML
+# Two baselines, each a throwaway project with an empty `main` and the same profiles as
+# agent-chat: Bevy with its default features (the target's yardstick), and Bevy with the least
+# any windowed Bevy UI app needs: a winit/X11 window, UI rendering and its font. The second is
+# the floor under any trimming of features; the app's distance above it is what its own
+# choices cost.
+baseline() { # name, bevy dependency line
+  mkdir -p "$work/$1/src"
+  echo 'fn main() {}' > "$work/$1/src/main.rs"
+  cat > "$work/$1/Cargo.toml" <<TOML
 [package]
-name = "bevy-default"
+name = "$1"
 version = "0.0.0"
 edition = "2024"
 
 [dependencies]
-bevy = "=0.19.1"
+$2
 
 $(sed -n '/^\[profile/,$p' "$here/Cargo.toml")
 TOML
-cp "$here/Cargo.lock" "$baseline/Cargo.lock"   # same versions where the graphs overlap
+  cp "$here/Cargo.lock" "$work/$1/Cargo.lock"   # same versions where the graphs overlap
+}
+baseline bevy-default 'bevy = "=0.19.1"'
+baseline bevy-ui-floor 'bevy = { version = "=0.19.1", default-features = false, features = ["std", "bevy_winit", "x11", "bevy_ui_render", "default_font"] }'
 git -C "$here" archive HEAD | tar -x -C "$work" --one-top-level=agent-chat
 
 timed() { # label, dir, cargo args...
@@ -45,29 +52,35 @@ timed() { # label, dir, cargo args...
   echo "$seconds" > "$work/last"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "  agent-chat / bevy-default: %.2f\n", a / b}'; }
+ratio() { # app, default[, floor]
+  awk -v a="$1" -v b="$2" 'BEGIN {printf "  agent-chat / bevy-default: %.2f\n", a / b}'
+  [ -z "${3:-}" ] || awk -v a="$1" -v b="$2" -v f="$3" \
+    'BEGIN {printf "  bevy-ui-floor / bevy-default: %.2f   agent-chat / bevy-ui-floor: %.2f\n", f / b, a / f}'
+}
 
 for kind in "${kinds[@]}"; do
   case $kind in
     release)
       CARGO_TARGET_DIR="$work/t-app-release" timed "agent-chat: cargo build --release" "$work/agent-chat" build --release
       app=$(cat "$work/last")
-      CARGO_TARGET_DIR="$work/t-bevy-release" timed "bevy-default: cargo build --release" "$baseline" build --release
-      ratio "$app" "$(cat "$work/last")" ;;
+      CARGO_TARGET_DIR="$work/t-floor-release" timed "bevy-ui-floor: cargo build --release" "$work/bevy-ui-floor" build --release
+      floor=$(cat "$work/last")
+      CARGO_TARGET_DIR="$work/t-bevy-release" timed "bevy-default: cargo build --release" "$work/bevy-default" build --release
+      ratio "$app" "$(cat "$work/last")" "$floor" ;;
     test)
       CARGO_TARGET_DIR="$work/t-app-dev" timed "agent-chat: cargo test --no-run" "$work/agent-chat" test --no-run
       app=$(cat "$work/last")
-      CARGO_TARGET_DIR="$work/t-bevy-dev" timed "bevy-default: cargo test --no-run" "$baseline" test --no-run
+      CARGO_TARGET_DIR="$work/t-bevy-dev" timed "bevy-default: cargo test --no-run" "$work/bevy-default" test --no-run
       ratio "$app" "$(cat "$work/last")" ;;
     incremental)
       # Needs the dev builds of "test"; makes them if that step was not run.
       [ -d "$work/t-app-dev" ] || CARGO_TARGET_DIR="$work/t-app-dev" cargo build --manifest-path "$work/agent-chat/Cargo.toml" --quiet
-      [ -d "$work/t-bevy-dev" ] || CARGO_TARGET_DIR="$work/t-bevy-dev" cargo build --manifest-path "$baseline/Cargo.toml" --quiet
+      [ -d "$work/t-bevy-dev" ] || CARGO_TARGET_DIR="$work/t-bevy-dev" cargo build --manifest-path "$work/bevy-default/Cargo.toml" --quiet
       touch "$work/agent-chat/src/view.rs"
       CARGO_TARGET_DIR="$work/t-app-dev" timed "agent-chat: build after touching src/view.rs" "$work/agent-chat" build
       app=$(cat "$work/last")
-      touch "$baseline/src/main.rs"
-      CARGO_TARGET_DIR="$work/t-bevy-dev" timed "bevy-default: build after touching main.rs" "$baseline" build
+      touch "$work/bevy-default/src/main.rs"
+      CARGO_TARGET_DIR="$work/t-bevy-dev" timed "bevy-default: build after touching main.rs" "$work/bevy-default" build
       ratio "$app" "$(cat "$work/last")" ;;
     *) echo "unknown step: $kind" >&2; exit 2 ;;
   esac
