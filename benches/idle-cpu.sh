@@ -6,13 +6,16 @@
 #
 # For each mode: start the app, let it settle, measure CPU over 10 s idle; then type 100 lines,
 # let it settle again, and measure another 10 s idle. CPU is user+system time of the process
-# as a percentage of one core; memory is resident set size. Last, in the app's own mode, the
-# resident size after 10,000 messages (5,000 typed lines; a few minutes).
+# as a percentage of one core; memory is resident set size. Then the floor: a window with the
+# same Bevy features and update mode that shows only a blinking cursor
+# (benches/idle/blink_floor.rs), what any Bevy app with a blinking cursor costs here. Last, in
+# the app's own mode, the resident size after 10,000 messages (5,000 typed lines; a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
-cargo build --locked --quiet
+cargo build --locked --quiet --bin agent-chat --example blink-floor
 app="$CARGO_TARGET_DIR/debug/agent-chat"
+floor="$CARGO_TARGET_DIR/debug/examples/blink-floor"
 ticks=$(getconf CLK_TCK)
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -23,16 +26,16 @@ idle_percent() { # pid seconds
   awk -v d=$((after - before)) -v t="$ticks" -v s="$2" 'BEGIN {printf "%.1f", 100 * d / t / s}'
 }
 
-measure() { # label, extra env
-  local label=$1; shift
+measure() { # label, binary, window title, extra env
+  local label=$1 binary=$2 title=$3; shift 3
   local xvfb display pid window
   Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>/tmp/idle-display.$$ 2>/dev/null &
   xvfb=$!
   while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
   display=":$(cat /tmp/idle-display.$$)"; rm -f /tmp/idle-display.$$
-  env DISPLAY="$display" "$@" "$app" >/dev/null 2>&1 &
+  env DISPLAY="$display" "$@" "$binary" >/dev/null 2>&1 &
   pid=$!
-  window=$(DISPLAY="$display" timeout 30 xdotool search --sync --onlyvisible --name '^agent-chat$' | head -1)
+  window=$(DISPLAY="$display" timeout 30 xdotool search --sync --onlyvisible --name "^$title\$" | head -1)
   DISPLAY="$display" xdotool windowfocus --sync "$window"
   sleep 5
   local idle_start rss_start idle_after rss_after
@@ -46,8 +49,9 @@ measure() { # label, extra env
   echo "$idle_start $idle_after" > "/tmp/idle-$label.$$"
 }
 
-measure reactive
-measure continuous AGENT_CHAT_CONTINUOUS=1
+measure reactive "$app" agent-chat
+measure continuous "$app" agent-chat AGENT_CHAT_CONTINUOUS=1
+measure blink-floor "$floor" blink-floor
 
 # Resident memory after 10,000 messages. One xdotool script, so typing is not slowed by
 # starting a process per line.
@@ -68,7 +72,10 @@ sleep 5
 printf 'reactive     resident after start: %s MB, after 10,000 messages: %s MB\n' "$rss_start" "$(rss_mb "$pid")"
 kill "$pid" "$xvfb"; wait "$pid" "$xvfb" 2>/dev/null || true
 read -r r1 r2 < "/tmp/idle-reactive.$$"; read -r c1 c2 < "/tmp/idle-continuous.$$"
-rm -f "/tmp/idle-reactive.$$" "/tmp/idle-continuous.$$"
-awk -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" 'BEGIN {
+read -r f1 f2 < "/tmp/idle-blink-floor.$$"
+rm -f "/tmp/idle-reactive.$$" "/tmp/idle-continuous.$$" "/tmp/idle-blink-floor.$$"
+awk -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" -v f1="$f1" 'BEGIN {
   printf "reactive / continuous CPU: %.3f after start, %.3f after 100 submissions (target: reactive <= 2%% of a core)\n",
-    (c1 > 0 ? r1 / c1 : 0), (c2 > 0 ? r2 / c2 : 0) }'
+    (c1 > 0 ? r1 / c1 : 0), (c2 > 0 ? r2 / c2 : 0)
+  printf "reactive / blink-floor CPU: %.2f after start, %.2f after 100 submissions\n",
+    (f1 > 0 ? r1 / f1 : 0), (f1 > 0 ? r2 / f1 : 0) }'

@@ -4,9 +4,13 @@
 
 use bevy::{
     input::mouse::{MouseScrollUnit, MouseWheel},
+    math::Affine2,
     prelude::*,
-    ui::UiSystems,
-    ui_widgets::{ControlOrientation, Scrollbar, ScrollbarPlugin, ScrollbarThumb},
+    ui::{
+        ComputedUiRenderTargetInfo, ComputedUiTargetCamera, ResolvedBorderRadius,
+        UiGlobalTransform, UiSystems, ui_layout_system,
+    },
+    window::CursorMoved,
 };
 
 use crate::{
@@ -16,38 +20,70 @@ use crate::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    // `DefaultPlugins` brings it in a windowed app; headless apps need it added.
-    if !app.is_plugin_added::<ScrollbarPlugin>() {
-        app.add_plugins(ScrollbarPlugin);
-    }
-    app.add_systems(
-        Update,
-        (
-            scroll_by_user.in_set(AppSystems::ReadInput),
-            scroll_to_newest.in_set(AppSystems::Scroll),
-        ),
-    )
-    .add_systems(
-        PostUpdate,
-        (settle_scroll, show_scrollbar_when_needed).after(UiSystems::Layout),
-    );
+    // Registered by the window plugin too; headless apps have none.
+    app.add_message::<CursorMoved>()
+        .add_systems(
+            Update,
+            (
+                (scroll_by_user, drag_scrollbar).in_set(AppSystems::ReadInput),
+                scroll_to_newest.in_set(AppSystems::Scroll),
+            ),
+        )
+        .add_systems(
+            PostUpdate,
+            (
+                (settle_scroll, show_scrollbar_when_needed).after(UiSystems::Layout),
+                place_thumb
+                    .in_set(UiSystems::Layout)
+                    .after(ui_layout_system),
+            ),
+        );
 }
 
 /// How wide the scrollbar is, in logical pixels.
 pub const SCROLLBAR_WIDTH: f32 = 8.0;
 
-/// The scrollbar for `conversation`: Bevy's headless scrollbar widget, which sizes and places
-/// the thumb from the area's scroll offset, and scrolls the area when the thumb is dragged or
-/// the track clicked. It sits in the window's margin, right of the area, so it takes no width
-/// from the rows.
+/// The shortest the thumb gets however long the conversation, in logical pixels: still easy
+/// to grab.
+pub const MIN_THUMB_LENGTH: f32 = 3.0 * SCROLLBAR_WIDTH;
+
+/// The scrollbar's track, beside the scrolling area it shows and moves.
+#[derive(Component, Debug)]
+pub struct Scrollbar {
+    /// The scrolling area.
+    pub target: Entity,
+}
+
+/// The part of a [`Scrollbar`] that shows which share of the area is in view, and where.
+///
+/// Not a layout node: its size and place come from the area's scroll state, which is only
+/// known once layout has run, so [`place_thumb`] sets them right after layout, in the same
+/// frame. It carries what a laid-out node would have for the UI renderer to draw it.
+#[derive(Component, Debug, Default)]
+#[require(
+    ComputedNode,
+    ComputedUiTargetCamera,
+    ComputedUiRenderTargetInfo,
+    UiTransform,
+    BackgroundColor,
+    Visibility,
+    ZIndex
+)]
+pub struct ScrollbarThumb {
+    /// While dragged: the pointer's height and the area's offset when the drag began, in
+    /// logical pixels.
+    drag_from: Option<(f32, f32)>,
+}
+
+/// The scrollbar for `conversation`, in the window's margin right of the area, so it takes no
+/// width from the rows. Dragging the thumb scrolls the area; a click on the track pages
+/// toward the click.
 pub fn scrollbar(conversation: Entity) -> impl Bundle {
     (
         Name::new("Scrollbar"),
-        Scrollbar::new(
-            conversation,
-            ControlOrientation::Vertical,
-            3.0 * SCROLLBAR_WIDTH,
-        ),
+        Scrollbar {
+            target: conversation,
+        },
         Node {
             position_type: PositionType::Absolute,
             // In the margin between the area and the window's edge.
@@ -59,13 +95,131 @@ pub fn scrollbar(conversation: Entity) -> impl Bundle {
         },
         children![(
             Name::new("Scrollbar thumb"),
-            ScrollbarThumb {
-                border_radius: BorderRadius::all(px(SCROLLBAR_WIDTH / 2.0)),
-                ..default()
-            },
+            ScrollbarThumb::default(),
             Paint::background(|p| p.scrollbar_thumb),
         )],
     )
+}
+
+/// Where the thumb goes on a track of `track` length, for an area showing `visible` of
+/// `content`, scrolled down by `offset` (all in one unit): its length and its distance from
+/// the track's top.
+fn thumb_along(track: f32, visible: f32, content: f32, offset: f32, min_length: f32) -> (f32, f32) {
+    if content <= visible {
+        return (track, 0.0);
+    }
+    let length = (track * visible / content).max(min_length).min(track);
+    let hidden = content - visible;
+    (
+        length,
+        offset.clamp(0.0, hidden) * (track - length) / hidden,
+    )
+}
+
+/// Sizes and places each thumb from its area's scroll state, right after layout computed it.
+fn place_thumb(
+    areas: Query<&ComputedNode, (With<Conversation>, Without<ScrollbarThumb>)>,
+    tracks: Query<
+        (&Scrollbar, &ComputedNode, &UiGlobalTransform, &Children),
+        Without<ScrollbarThumb>,
+    >,
+    mut thumbs: Query<(&mut ComputedNode, &mut UiGlobalTransform), With<ScrollbarThumb>>,
+) {
+    for (bar, track, track_transform, children) in &tracks {
+        let Ok(area) = areas.get(bar.target) else {
+            continue;
+        };
+        // Physical pixels throughout, as layout leaves them.
+        let (length, from_top) = thumb_along(
+            track.size.y,
+            area.size.y,
+            area.content_size.y,
+            area.scroll_position.y,
+            MIN_THUMB_LENGTH / track.inverse_scale_factor,
+        );
+        let size = Vec2::new(track.size.x, length);
+        // A node's transform is at its centre.
+        let centre = Vec2::new(0.0, from_top + (length - track.size.y) / 2.0);
+        let transform =
+            UiGlobalTransform::from(track_transform.affine() * Affine2::from_translation(centre));
+        let radius = size.x / 2.0;
+        for child in children {
+            let Ok((mut node, mut global)) = thumbs.get_mut(*child) else {
+                continue;
+            };
+            if node.size != size {
+                node.size = size;
+                node.border_radius = ResolvedBorderRadius {
+                    top_left: radius,
+                    top_right: radius,
+                    bottom_right: radius,
+                    bottom_left: radius,
+                };
+            }
+            global.set_if_neq(transform);
+        }
+    }
+}
+
+/// Drags the thumb with the left mouse button, or pages toward a click on the track.
+///
+/// The pointer comes from [`CursorMoved`], which keeps reporting while a pressed button holds
+/// the pointer, even beyond the window's edge (the window's own cursor position stops there).
+/// Drag distance becomes scroll offset by the ratio of content to track.
+fn drag_scrollbar(
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut moves: MessageReader<CursorMoved>,
+    mut pointer: Local<Option<Vec2>>,
+    tracks: Query<(
+        &Scrollbar,
+        &ComputedNode,
+        &UiGlobalTransform,
+        &InheritedVisibility,
+    )>,
+    mut thumbs: Query<(
+        &mut ScrollbarThumb,
+        &ComputedNode,
+        &UiGlobalTransform,
+        &ChildOf,
+    )>,
+    mut areas: Query<(&mut ScrollPosition, &ComputedNode), Without<ScrollbarThumb>>,
+) {
+    if let Some(moved) = moves.read().last() {
+        *pointer = Some(moved.position);
+    }
+    for (mut thumb, thumb_node, thumb_transform, ChildOf(track_entity)) in &mut thumbs {
+        if buttons.just_released(MouseButton::Left) {
+            thumb.drag_from = None;
+        }
+        let (Some(logical), Ok((bar, track, track_transform, shown))) =
+            (*pointer, tracks.get(*track_entity))
+        else {
+            continue;
+        };
+        let Ok((mut scroll, area)) = areas.get_mut(bar.target) else {
+            continue;
+        };
+        // UI geometry is in physical pixels; `ScrollPosition`, like the pointer, in logical ones.
+        let physical = logical / track.inverse_scale_factor;
+        if buttons.just_pressed(MouseButton::Left) && shown.get() {
+            if thumb_node.contains_point(*thumb_transform, physical) {
+                thumb.drag_from = Some((logical.y, scroll.y));
+            } else if track.contains_point(*track_transform, physical) {
+                let page = area.size.y * area.inverse_scale_factor;
+                let above = physical.y < thumb_transform.translation.y;
+                scroll.y = (scroll.y + if above { -page } else { page }).max(0.0);
+            }
+        }
+        if let Some((from_y, from_offset)) = thumb.drag_from
+            && buttons.pressed(MouseButton::Left)
+        {
+            let per_pixel = area.content_size.y / track.size.y.max(1.0);
+            let offset = (from_offset + (logical.y - from_y) * per_pixel).max(0.0);
+            if offset != scroll.y {
+                scroll.y = offset;
+            }
+        }
+    }
 }
 
 /// How far one wheel notch moves: about one line of text.

@@ -3,18 +3,21 @@
 
 mod common;
 
-use agent_chat::view::{Conversation, MessageRow};
+use agent_chat::{
+    scroll::{Scrollbar, ScrollbarThumb},
+    view::{Conversation, MessageRow},
+};
 use bevy::{
     input::{
+        ButtonState,
         keyboard::Key,
-        mouse::{MouseScrollUnit, MouseWheel},
+        mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
         touch::TouchPhase,
     },
     prelude::*,
     text::TextLayoutInfo,
     ui::UiGlobalTransform,
-    ui_widgets::{Scrollbar, ScrollbarThumb},
-    window::WindowResolution,
+    window::{CursorMoved, PrimaryWindow, WindowResolution},
 };
 use common::{laid_out_app, submit_all};
 
@@ -401,5 +404,102 @@ fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
     assert!(
         (area_right - (800.0 - agent_chat::theme::MARGIN)).abs() < 0.5,
         "the area keeps its full width"
+    );
+}
+
+/// Moves the pointer to `at` (logical pixels, which are physical ones at this scale) and
+/// presses or releases the left button there, then runs a frame.
+fn mouse(app: &mut App, at: Vec2, state: Option<ButtonState>) {
+    let world = app.world_mut();
+    let window = world
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .single(world)
+        .unwrap();
+    common::deliver(
+        app,
+        CursorMoved {
+            window,
+            position: at,
+            delta: None,
+        },
+    );
+    if let Some(state) = state {
+        common::deliver(
+            app,
+            MouseButtonInput {
+                button: MouseButton::Left,
+                state,
+                window,
+            },
+        );
+    }
+    app.update();
+}
+
+#[test]
+fn dragging_the_thumb_scrolls_and_a_click_on_the_track_pages() {
+    let mut app = laid_out_app();
+    submit_all(&mut app, &numbered(40));
+    app.update();
+    let ((track_top, track_bottom), (thumb_top, thumb_bottom), _) = scrollbar(&mut app);
+    let end = offset(&mut app);
+    let track_x = {
+        let world = app.world_mut();
+        let track = world
+            .query_filtered::<Entity, With<Scrollbar>>()
+            .single(world)
+            .unwrap();
+        rect(&mut app, track).center().x
+    };
+
+    // A press beside the scrollbar moves nothing.
+    mouse(
+        &mut app,
+        Vec2::new(track_x - 40.0, track_top + 10.0),
+        Some(ButtonState::Pressed),
+    );
+    mouse(
+        &mut app,
+        Vec2::new(track_x - 40.0, track_top + 10.0),
+        Some(ButtonState::Released),
+    );
+    assert_eq!(offset(&mut app), end, "a press off the scrollbar");
+
+    // Grab the thumb at its middle and drag it up by half its travel.
+    let grab = Vec2::new(track_x, (thumb_top + thumb_bottom) / 2.0);
+    let travel = (track_bottom - track_top) - (thumb_bottom - thumb_top);
+    mouse(&mut app, grab, Some(ButtonState::Pressed));
+    mouse(&mut app, grab - Vec2::new(0.0, travel / 2.0), None);
+    let halfway = offset(&mut app);
+    assert!(
+        halfway < end * 0.7 && halfway > end * 0.3,
+        "half the travel up is about half the content up: {halfway} of {end}"
+    );
+    // Further than the track goes: at the oldest row, and the thumb at the top.
+    mouse(&mut app, grab - Vec2::new(0.0, 2.0 * travel), None);
+    mouse(
+        &mut app,
+        grab - Vec2::new(0.0, 2.0 * travel),
+        Some(ButtonState::Released),
+    );
+    assert_eq!(offset(&mut app), 0.0, "dragged to the top");
+    let (_, (thumb_top, thumb_bottom), _) = scrollbar(&mut app);
+    assert!(
+        (thumb_top - track_top).abs() < 1.0,
+        "the thumb follows to the top"
+    );
+    // Released: moving the pointer no longer scrolls.
+    mouse(&mut app, grab, None);
+    assert_eq!(offset(&mut app), 0.0, "no drag after the release");
+
+    // A click on the track below the thumb pages down by the area's height.
+    let below = Vec2::new(track_x, (thumb_bottom + track_bottom) / 2.0);
+    mouse(&mut app, below, Some(ButtonState::Pressed));
+    mouse(&mut app, below, Some(ButtonState::Released));
+    let page = track_bottom - track_top;
+    assert!(
+        (offset(&mut app) - page).abs() < 1.0,
+        "one page down: {} for a {page} px area",
+        offset(&mut app)
     );
 }

@@ -385,8 +385,10 @@ impl Ibus {
             .spawn()
             .unwrap_or_else(|e| panic!("start ibus-daemon ({NEEDS_IBUS}): {e}"));
         let ibus = Self { bus, daemon };
+        // Generous: a first start builds ibus's engine cache, and the other window tests share
+        // the CPU.
         let ready = |program: &str, args: &[&str], expect: &str| {
-            let deadline = Instant::now() + Duration::from_secs(20);
+            let deadline = Instant::now() + Duration::from_secs(60);
             loop {
                 let output = Command::new(program).args(args).envs(env).output();
                 if output.is_ok_and(|out| {

@@ -161,9 +161,10 @@ fn byte_index(text: &str, chars: usize) -> usize {
 /// Allows the IME on the window and tells it where the field is, so the platform draws its
 /// candidate list next to the field rather than at the window's corner.
 ///
-/// Checked every frame and written only when different: Bevy's own text-input plugin (part of
-/// `DefaultPlugins` with the scrollbar's widget feature) turns the IME off whenever input focus
-/// changes and no `EditableText` has it, and this field is not one.
+/// Checked every frame and written only when different: the field moves with the window's size,
+/// and another plugin may turn the IME off. Bevy's own text-input plugin does (it is part of
+/// `DefaultPlugins` when Bevy is built with `bevy_ui_widgets`), whenever input focus changes and
+/// no `EditableText` has it; this field is not one.
 pub(super) fn place_ime_window(
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     fields: Query<

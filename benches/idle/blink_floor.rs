@@ -1,0 +1,62 @@
+//! The floor under the app's idle cost: a Bevy window that shows nothing but a blinking text
+//! cursor, built with the app's Bevy features and the app's update mode.
+//!
+//! `benches/idle-cpu.sh` measures it next to the app. Whatever this costs idle, any Bevy app
+//! with a blinking cursor costs at least that on the same machine: each blink is one whole
+//! frame (extract, render, present), however little changed.
+
+use std::time::Duration;
+
+use bevy::{
+    prelude::*,
+    winit::{UpdateMode, WinitSettings},
+};
+
+/// The blinking bar.
+#[derive(Component)]
+struct Cursor;
+
+fn main() -> AppExit {
+    App::new()
+        .add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "blink-floor".into(),
+                ..default()
+            }),
+            ..default()
+        }))
+        // The same as the app's: a frame on input, or every half second for the blink.
+        .insert_resource(WinitSettings {
+            focused_mode: UpdateMode::reactive(Duration::from_millis(500)),
+            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(60)),
+        })
+        .add_systems(Startup, spawn)
+        .add_systems(Update, blink)
+        .run()
+}
+
+fn spawn(mut commands: Commands) {
+    commands.spawn((Camera2d, Msaa::Off));
+    commands.spawn((
+        Cursor,
+        Node {
+            margin: UiRect::all(px(24)),
+            width: px(2),
+            height: px(20),
+            ..default()
+        },
+        BackgroundColor(Color::WHITE),
+    ));
+}
+
+/// Shows or hides the bar every half second, as a text field's cursor does.
+fn blink(
+    time: Res<Time>,
+    mut timer: Local<Option<Timer>>,
+    mut cursor: Single<&mut Visibility, With<Cursor>>,
+) {
+    let timer = timer.get_or_insert_with(|| Timer::from_seconds(0.5, TimerMode::Repeating));
+    if timer.tick(time.delta()).just_finished() {
+        cursor.toggle_visible_hidden();
+    }
+}
