@@ -57,7 +57,7 @@ pub struct Scrollbar {
 /// The part of a [`Scrollbar`] that shows which share of the area is in view, and where.
 ///
 /// Not a layout node: its size and place come from the area's scroll state, which is only
-/// known once layout has run, so [`place_thumb`] sets them right after layout, in the same
+/// known once layout has run, so `place_thumb` sets them right after layout, in the same
 /// frame. It carries what a laid-out node would have for the UI renderer to draw it.
 #[derive(Component, Debug, Default)]
 #[require(
