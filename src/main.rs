@@ -82,7 +82,9 @@ fn explain_startup_failures() {
         } else {
             return default_hook(info);
         };
-        eprintln!("agent-chat: {advice}");
+        // The underlying words too, still on the one line: "no display" has several causes.
+        let cause = message.lines().next().unwrap_or_default();
+        eprintln!("agent-chat: {advice} ({cause})");
         std::process::exit(1);
     }));
 }
