@@ -118,7 +118,7 @@ fn thumb_along(track: f32, visible: f32, content: f32, offset: f32, min_length: 
 
 /// Sizes and places each thumb from its area's scroll state, right after layout computed it.
 fn place_thumb(
-    areas: Query<&ComputedNode, (With<Conversation>, Without<ScrollbarThumb>)>,
+    areas: Query<&ComputedNode, Without<ScrollbarThumb>>,
     tracks: Query<
         (&Scrollbar, &ComputedNode, &UiGlobalTransform, &Children),
         Without<ScrollbarThumb>,
