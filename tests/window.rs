@@ -22,6 +22,7 @@ use std::{
     io::{BufRead, BufReader},
     path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Stdio},
+    sync::{Mutex, PoisonError},
     thread::sleep,
     time::{Duration, Instant},
 };
@@ -314,6 +315,10 @@ struct Xvfb {
 
 impl Xvfb {
     fn start() -> Self {
+        // One server at a time picks its display number: two starting together have both
+        // probed display 0, and an app then failed to open the one that won.
+        static STARTING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = STARTING.lock().unwrap_or_else(PoisonError::into_inner);
         let mut process = Command::new("Xvfb")
             .args([
                 "-displayfd",
@@ -339,7 +344,14 @@ impl Xvfb {
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
-        let _ = self.process.kill();
+        // SIGTERM, not `kill()`'s SIGKILL: a killed X server leaves its socket and lock file in
+        // /tmp, and a later server given that display number could not be connected to.
+        let stopped = Command::new("kill")
+            .arg(self.process.id().to_string())
+            .status();
+        if !stopped.is_ok_and(|status| status.success()) {
+            let _ = self.process.kill();
+        }
         let _ = self.process.wait();
     }
 }
@@ -459,23 +471,26 @@ impl Session {
             "the X server has no spare keycode"
         );
         let search = |display: &str| {
-            let args = [
-                "30",
-                "xdotool",
-                "search",
-                "--sync",
-                "--onlyvisible",
-                "--name",
-            ];
-            try_run("timeout", &[&args[..], &["^agent-chat$"]].concat(), display)
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                // Tried again on failure too: xdotool stops at an X error when a window it
+                // listed is gone before it looks at it (ibus's XIM makes short-lived windows).
+                let args = ["search", "--onlyvisible", "--name", "^agent-chat$"];
+                match try_run("xdotool", &args, display) {
+                    Ok(out) if out.lines().next().is_some() => return Ok(out),
+                    _ if Instant::now() < deadline => sleep(Duration::from_millis(200)),
+                    other => return other,
+                }
+            }
         };
         let mut found = search(&xvfb.display);
-        // Once in a few dozen window runs here the app stopped at start with "no display"
-        // although its X server was up. Its log (printed) now says why; once that is known and
-        // fixed, this second start goes.
+        // Before X servers started one at a time (`Xvfb::start`), one app in about every third
+        // run of these tests failed XOpenDisplay on a server that was up. Not seen since, in
+        // few runs; so a second start stays as a net, printed with the display, not silent.
         if found.is_err() && app.try_wait().is_ok_and(|status| status.is_some()) {
             eprintln!(
-                "{name}: the app stopped before mapping a window; its log: {}; starting it once more",
+                "{name}: the app stopped before mapping a window on {}; its log: {}; starting it once more",
+                xvfb.display,
                 fs::read_to_string(shots.join("app.log"))
                     .unwrap_or_default()
                     .trim()
