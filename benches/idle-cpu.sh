@@ -29,7 +29,7 @@ idle_percent() { # pid seconds
 measure() { # label, binary, window title, extra env
   local label=$1 binary=$2 title=$3; shift 3
   local xvfb display pid window
-  Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>/tmp/idle-display.$$ 2>/dev/null &
+  Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp -noreset 3>/tmp/idle-display.$$ 2>/dev/null &
   xvfb=$!
   while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
   display=":$(cat /tmp/idle-display.$$)"; rm -f /tmp/idle-display.$$
@@ -55,7 +55,7 @@ measure blink-floor "$floor" blink-floor
 
 # Resident memory after 10,000 messages. One xdotool script, so typing is not slowed by
 # starting a process per line.
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>/tmp/idle-display.$$ 2>/dev/null &
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp -noreset 3>/tmp/idle-display.$$ 2>/dev/null &
 xvfb=$!
 while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
 display=":$(cat /tmp/idle-display.$$)"; rm -f /tmp/idle-display.$$
