@@ -26,9 +26,11 @@ idle_percent() { # pid seconds
   awk -v d=$((after - before)) -v t="$ticks" -v s="$2" 'BEGIN {printf "%.1f", 100 * d / t / s}'
 }
 
-measure() { # label, binary, window title, extra env
-  local label=$1 binary=$2 title=$3; shift 3
-  local xvfb display pid window
+# Starts an X server and `binary` on it, focuses its window and lets it settle. Sets `xvfb`,
+# `display` and `pid`. -noreset: an X server resets when its last client leaves, and the app
+# could fail to connect during the reset while xdotool came and went.
+open_window() { # binary, window title, extra env
+  local binary=$1 title=$2 window; shift 2
   Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp -noreset 3>/tmp/idle-display.$$ 2>/dev/null &
   xvfb=$!
   while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
@@ -38,6 +40,11 @@ measure() { # label, binary, window title, extra env
   window=$(DISPLAY="$display" timeout 30 xdotool search --sync --onlyvisible --name "^$title\$" | head -1)
   DISPLAY="$display" xdotool windowfocus --sync "$window"
   sleep 5
+}
+
+measure() { # label, binary, window title, extra env
+  local label=$1; shift
+  open_window "$@"
   local idle_start rss_start idle_after rss_after
   idle_start=$(idle_percent "$pid" 10); rss_start=$(rss_mb "$pid")
   for i in $(seq 1 100); do DISPLAY="$display" xdotool type --delay 5 "line $i"; DISPLAY="$display" xdotool key Return; done
@@ -55,15 +62,7 @@ measure blink-floor "$floor" blink-floor
 
 # Resident memory after 10,000 messages. One xdotool script, so typing is not slowed by
 # starting a process per line.
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp -noreset 3>/tmp/idle-display.$$ 2>/dev/null &
-xvfb=$!
-while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
-display=":$(cat /tmp/idle-display.$$)"; rm -f /tmp/idle-display.$$
-DISPLAY="$display" "$app" >/dev/null 2>&1 &
-pid=$!
-window=$(DISPLAY="$display" timeout 30 xdotool search --sync --onlyvisible --name '^agent-chat$' | head -1)
-DISPLAY="$display" xdotool windowfocus --sync "$window"
-sleep 5
+open_window "$app" agent-chat
 rss_start=$(rss_mb "$pid")
 for i in $(seq 1 5000); do printf 'type --delay 1 "line %d"\nkey Return\n' "$i"; done > /tmp/idle-lines.$$
 DISPLAY="$display" xdotool /tmp/idle-lines.$$
