@@ -326,18 +326,19 @@ fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
     }
 }
 
+/// The one entity with component `C`.
+fn the<C: Component>(app: &mut App) -> Entity {
+    let world = app.world_mut();
+    world
+        .query_filtered::<Entity, With<C>>()
+        .single(world)
+        .unwrap()
+}
+
 /// The scrollbar's track and thumb as (top, bottom) in physical pixels, and whether it shows.
 fn scrollbar(app: &mut App) -> ((f32, f32), (f32, f32), bool) {
-    let world = app.world_mut();
-    let (track, visibility) = world
-        .query_filtered::<(Entity, &InheritedVisibility), With<Scrollbar>>()
-        .single(world)
-        .unwrap();
-    let visible = visibility.get();
-    let thumb = world
-        .query_filtered::<Entity, With<ScrollbarThumb>>()
-        .single(world)
-        .unwrap();
+    let (track, thumb) = (the::<Scrollbar>(app), the::<ScrollbarThumb>(app));
+    let visible = app.world().get::<InheritedVisibility>(track).unwrap().get();
     (
         vertical_extent(app, track),
         vertical_extent(app, thumb),
@@ -386,15 +387,7 @@ fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
     let mut app = laid_out_app();
     submit_all(&mut app, &numbered(40));
     app.update();
-    let world = app.world_mut();
-    let track = world
-        .query_filtered::<Entity, With<Scrollbar>>()
-        .single(world)
-        .unwrap();
-    let area = world
-        .query_filtered::<Entity, With<Conversation>>()
-        .single(world)
-        .unwrap();
+    let (track, area) = (the::<Scrollbar>(&mut app), the::<Conversation>(&mut app));
     let (track, area) = (rect(&mut app, track), rect(&mut app, area));
     let (track_left, track_right, area_right) = (track.min.x, track.max.x, area.max.x);
     assert!(
@@ -410,11 +403,7 @@ fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
 /// Moves the pointer to `at` (logical pixels, which are physical ones at this scale) and
 /// presses or releases the left button there, then runs a frame.
 fn mouse(app: &mut App, at: Vec2, state: Option<ButtonState>) {
-    let world = app.world_mut();
-    let window = world
-        .query_filtered::<Entity, With<PrimaryWindow>>()
-        .single(world)
-        .unwrap();
+    let window = the::<PrimaryWindow>(app);
     common::deliver(
         app,
         CursorMoved {
@@ -443,14 +432,8 @@ fn dragging_the_thumb_scrolls_and_a_click_on_the_track_pages() {
     app.update();
     let ((track_top, track_bottom), (thumb_top, thumb_bottom), _) = scrollbar(&mut app);
     let end = offset(&mut app);
-    let track_x = {
-        let world = app.world_mut();
-        let track = world
-            .query_filtered::<Entity, With<Scrollbar>>()
-            .single(world)
-            .unwrap();
-        rect(&mut app, track).center().x
-    };
+    let track = the::<Scrollbar>(&mut app);
+    let track_x = rect(&mut app, track).center().x;
 
     // A press beside the scrollbar moves nothing.
     mouse(
