@@ -8,7 +8,7 @@
 mod common;
 
 use bevy::prelude::*;
-use common::{laid_out_app, submit_all};
+use common::{fill_log, laid_out_app, submit_all};
 use divan::Bencher;
 
 fn main() {
@@ -18,11 +18,7 @@ fn main() {
 /// A laid-out app with `messages` messages in its log and on screen, settled.
 fn app_with_log(messages: usize) -> App {
     let mut app = laid_out_app();
-    for chunk in 0..messages.div_ceil(20_000) {
-        let pairs = (messages / 2 - chunk * 10_000).min(10_000);
-        submit_all(&mut app, &vec!["이미 보낸 메시지"; pairs]);
-    }
-    app.update();
+    fill_log(&mut app, messages);
     app
 }
 

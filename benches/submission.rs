@@ -11,7 +11,7 @@
 mod common;
 
 use bevy::prelude::*;
-use common::{fix_pick, headless_app, submit_all};
+use common::{fill_log, fix_pick, headless_app, submit_all};
 use divan::Bencher;
 
 fn main() {
@@ -22,11 +22,7 @@ fn main() {
 fn app_with_log(messages: usize) -> App {
     let mut app = headless_app();
     fix_pick(&mut app, &[0, 1, 2, 3, 4]);
-    let line = "이미 보낸 메시지";
-    for chunk in 0..messages.div_ceil(20_000) {
-        let pairs = (messages / 2 - chunk * 10_000).min(10_000);
-        submit_all(&mut app, &vec![line; pairs]);
-    }
+    fill_log(&mut app, messages);
     app
 }
 
