@@ -73,8 +73,8 @@ kill "$pid" "$xvfb"; wait "$pid" "$xvfb" 2>/dev/null || true
 read -r r1 r2 < "/tmp/idle-reactive.$$"; read -r c1 c2 < "/tmp/idle-continuous.$$"
 read -r f1 f2 < "/tmp/idle-blink-floor.$$"
 rm -f "/tmp/idle-reactive.$$" "/tmp/idle-continuous.$$" "/tmp/idle-blink-floor.$$"
-awk -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" -v f1="$f1" 'BEGIN {
+awk -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" -v f1="$f1" -v f2="$f2" 'BEGIN {
   printf "reactive / continuous CPU: %.3f after start, %.3f after 100 submissions (target: reactive <= 2%% of a core)\n",
     (c1 > 0 ? r1 / c1 : 0), (c2 > 0 ? r2 / c2 : 0)
   printf "reactive / blink-floor CPU: %.2f after start, %.2f after 100 submissions\n",
-    (f1 > 0 ? r1 / f1 : 0), (f1 > 0 ? r2 / f1 : 0) }'
+    (f1 > 0 ? r1 / f1 : 0), (f2 > 0 ? r2 / f2 : 0) }'
