@@ -2,9 +2,9 @@
 # Instructions executed by one frame of 1,000 submissions when the log already holds 0, 200,
 # 10,000 and 100,000 messages (benches/submission_instructions.rs under valgrind's callgrind).
 # The times of `cargo bench --bench submission` drift with this shared machine's load; the
-# instruction count of the same frame does not, so the ratios here are exact.
+# instruction count of the same frame does not, so these ratios repeat from run to run.
 #
-#   bash benches/submission-instructions.sh        (installs valgrind if missing; ~2 minutes)
+#   bash benches/submission-instructions.sh        (installs valgrind if missing; under a minute once built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
