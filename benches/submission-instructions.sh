@@ -4,7 +4,9 @@
 # The times of `cargo bench --bench submission` drift with this shared machine's load; the
 # instruction count of the same frame does not, so these ratios repeat from run to run.
 #
-#   bash benches/submission-instructions.sh        (installs valgrind if missing; under a minute once built)
+#   bash benches/submission-instructions.sh
+#
+# Installs valgrind if missing; takes under a minute once the bench is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
