@@ -165,7 +165,8 @@ fn place_thumb(
 ///
 /// The pointer comes from [`CursorMoved`], which keeps reporting while a pressed button holds
 /// the pointer, even beyond the window's edge (the window's own cursor position stops there).
-/// Drag distance becomes scroll offset by the ratio of content to track.
+/// Drag distance becomes scroll offset by the inverse of `place_thumb`'s mapping (hidden content
+/// over the thumb's travel), so the thumb stays under the pointer, at its shortest length too.
 fn drag_scrollbar(
     buttons: Res<ButtonInput<MouseButton>>,
     mut moves: MessageReader<CursorMoved>,
@@ -213,7 +214,8 @@ fn drag_scrollbar(
         if let Some((from_y, from_offset)) = thumb.drag_from
             && buttons.pressed(MouseButton::Left)
         {
-            let per_pixel = area.content_size.y / track.size.y.max(1.0);
+            let hidden = (area.content_size.y - area.size.y).max(0.0);
+            let per_pixel = hidden / (track.size.y - thumb_node.size.y).max(1.0);
             let offset = (from_offset + (logical.y - from_y) * per_pixel).max(0.0);
             if offset != scroll.y {
                 scroll.y = offset;
