@@ -4,6 +4,7 @@
 //! so the rest of the app would not change if the widget were swapped for another. The widget
 //! reads keys only; `input/ime.rs` brings in text typed through an input method, such as
 //! Hangul, and `input/pacing.rs` hands both to the field in the order they were typed.
+//! `input/caret.rs` stops the caret blinking once the user is idle.
 
 use bevy::{
     input::InputSystems,
@@ -23,6 +24,7 @@ use crate::{
     theme::{self, Paint, Palette, Swatch, Theme},
 };
 
+pub mod caret;
 mod ime;
 mod pacing;
 
@@ -34,10 +36,15 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowEvent>()
         .add_message::<WindowFocused>()
         .init_resource::<pacing::HeldTyping>()
+        .init_resource::<caret::CaretBlink>()
         .add_systems(PreUpdate, pacing::pace_typing.before(InputSystems))
         .configure_sets(Update, AppSystems::ReadInput.after(TextInputSystem))
-        // Before the widget, which applies a new text colour in the same frame.
-        .add_systems(Update, paint_widget.before(TextInputSystem))
+        // Before the widget, which applies a new text colour and blinks its caret in the same
+        // frame.
+        .add_systems(
+            Update,
+            (paint_widget, caret::rest_when_idle).before(TextInputSystem),
+        )
         .add_systems(
             Update,
             // The widget has read the frame's keys; the IME's text follows them (see `pacing`).

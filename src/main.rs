@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use agent_chat::{
     AgentChatPlugin,
+    input::caret,
     theme::{Theme, ThemeChoice},
 };
 use bevy::{
@@ -46,8 +47,13 @@ fn theme_choice() -> Option<ThemeChoice> {
     }
 }
 
-/// Run a frame only when something happens (a key, a window event), plus every half second
-/// while focused so the input's cursor keeps blinking: an idle chat window should cost nothing.
+/// Run a frame only when something happens in the window (a key, the pointer, a resize, focus)
+/// or the app asks for one, plus every half second while the input's caret blinks. Once the
+/// caret rests (`input::caret`, after 10 s without input), the focused window waits for the
+/// next event; the unfocused one always does. An idle chat window costs nothing.
+///
+/// Raw device events (mouse motion anywhere on the desktop) wake nothing: the app reads the
+/// pointer from window events only.
 ///
 /// `AGENT_CHAT_CONTINUOUS=1` restores Bevy's default continuous loop, to measure the difference
 /// (`benches/idle-cpu.sh`).
@@ -56,9 +62,8 @@ fn update_mode() -> WinitSettings {
         return WinitSettings::game();
     }
     WinitSettings {
-        // The widget blinks its cursor on a 0.5 s timer.
-        focused_mode: UpdateMode::reactive(Duration::from_millis(500)),
-        unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(60)),
+        focused_mode: UpdateMode::reactive_low_power(caret::BLINK_INTERVAL),
+        unfocused_mode: UpdateMode::reactive_low_power(Duration::MAX),
     }
 }
 

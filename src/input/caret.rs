@@ -1,0 +1,106 @@
+//! When the caret blinks: while the user is active and for [`BLINK_TIMEOUT`] after, then it
+//! rests, solid, until the next input. GTK's rule (`gtk-cursor-blink-timeout`, 10 s), and the
+//! reason an idle window can cost nothing: a resting caret needs no frames, so the window
+//! waits for the next event instead of waking every half second.
+//!
+//! The widget blinks its caret on its own timer, [`TextInputCursorTimer`]. Resting pauses that
+//! timer; and since the caret may be in its dark half at that moment, the widget is told to
+//! show it: any change to [`TextInputInactive`] makes the widget repaint the caret (shown, or
+//! hidden while inactive) and restart its timer. Waking does the same with the timer running.
+
+use std::time::Duration;
+
+use bevy::{
+    input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
+    prelude::*,
+    window::{Ime, WindowFocused},
+    winit::{UpdateMode, WinitSettings},
+};
+use bevy_simple_text_input::{TextInputCursorTimer, TextInputInactive};
+
+use super::ChatInput;
+
+/// How long the caret keeps blinking after the last input.
+pub const BLINK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How often the widget turns its caret on or off while it blinks.
+pub const BLINK_INTERVAL: Duration = Duration::from_millis(500);
+
+/// Whether the caret blinks or rests, and why.
+#[derive(Resource, Debug)]
+pub struct CaretBlink {
+    /// When the last key, IME message, click or focus gain came, on the real-time clock.
+    last_input: Duration,
+    /// Whether the window has keyboard focus: an unfocused window's caret rests at once.
+    focused: bool,
+    resting: bool,
+}
+
+impl Default for CaretBlink {
+    fn default() -> Self {
+        Self {
+            last_input: Duration::ZERO,
+            focused: true,
+            resting: false,
+        }
+    }
+}
+
+impl CaretBlink {
+    /// Whether the caret stands still (solid) rather than blinking.
+    pub fn is_resting(&self) -> bool {
+        self.resting
+    }
+}
+
+/// Notes the frame's input, rests or wakes the caret, and sets how long the window may sleep:
+/// half a blink while the caret blinks, for ever while it rests (every event still wakes it).
+///
+/// Real time, not Bevy's virtual time: after a long sleep, virtual time advances by at most a
+/// quarter of a second, and the timeout would stretch to minutes.
+pub(super) fn rest_when_idle(
+    time: Res<Time<Real>>,
+    mut keys: MessageReader<KeyboardInput>,
+    mut imes: MessageReader<Ime>,
+    mut clicks: MessageReader<MouseButtonInput>,
+    mut focus: MessageReader<WindowFocused>,
+    mut blink: ResMut<CaretBlink>,
+    mut fields: Query<(&mut TextInputCursorTimer, &mut TextInputInactive), With<ChatInput>>,
+    settings: Option<ResMut<WinitSettings>>,
+) {
+    let now = time.elapsed();
+    // Every reader read to its end, so that no message counts again next frame.
+    let typed = keys.read().count() > 0;
+    let composed = imes.read().count() > 0;
+    let clicked = clicks.read().any(|click| click.state.is_pressed());
+    let mut gained_focus = false;
+    if let Some(last) = focus.read().last() {
+        gained_focus = last.focused && !blink.focused;
+        blink.focused = last.focused;
+    }
+    if typed || composed || clicked || gained_focus {
+        blink.last_input = now;
+    }
+    let resting = !blink.focused || now.saturating_sub(blink.last_input) >= BLINK_TIMEOUT;
+    if resting == blink.resting {
+        return;
+    }
+    blink.resting = resting;
+    for (mut cursor, mut inactive) in &mut fields {
+        if resting {
+            cursor.timer.pause();
+        } else {
+            cursor.timer.unpause();
+        }
+        inactive.set_changed();
+    }
+    if let Some(mut settings) = settings
+        && let UpdateMode::Reactive { wait, .. } = &mut settings.focused_mode
+    {
+        *wait = if resting {
+            Duration::MAX
+        } else {
+            BLINK_INTERVAL
+        };
+    }
+}

@@ -1,0 +1,190 @@
+//! The caret blinks while the user is active and rests, solid, 10 s after the last input, so an
+//! idle window needs no frames; any key, IME message, click or focus gain wakes the blink.
+//! Deterministic time: every frame advances the clock by exactly 100 ms.
+
+mod common;
+
+use std::time::Duration;
+
+use agent_chat::input::caret::{BLINK_INTERVAL, BLINK_TIMEOUT, CaretBlink};
+use bevy::{
+    input::{ButtonState, keyboard::Key, mouse::MouseButtonInput},
+    prelude::*,
+    time::TimeUpdateStrategy,
+    window::{Ime, WindowFocused},
+    winit::{UpdateMode, WinitSettings},
+};
+use common::{deliver, headless_app, input_entity, press_enter, tap, type_text};
+
+const FRAME: Duration = Duration::from_millis(100);
+
+/// The app on the manual clock, with the window settings `main` starts with.
+fn app_on_a_manual_clock() -> App {
+    let mut app = headless_app();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
+        .insert_resource(WinitSettings {
+            focused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
+            unfocused_mode: UpdateMode::reactive_low_power(Duration::MAX),
+        });
+    app.update();
+    app
+}
+
+/// Whether the caret is drawn now: the widget's caret is the middle span of its inner text,
+/// painted transparent while blinked off.
+fn caret_shown(app: &mut App) -> bool {
+    let field = input_entity(app);
+    let world = app.world_mut();
+    let inner = world
+        .query::<(Entity, &Name)>()
+        .iter(world)
+        .find(|(entity, name)| {
+            name.as_str() == "TextInputInner"
+                && std::iter::successors(Some(*entity), |e| world.get::<ChildOf>(*e).map(|c| c.0))
+                    .any(|e| e == field)
+        })
+        .map(|(entity, _)| entity)
+        .expect("the widget's inner text");
+    let spans = world.get::<Children>(inner).expect("the widget's spans");
+    world.get::<TextColor>(spans[1]).unwrap().0.alpha() > 0.0
+}
+
+/// The caret over the next `frames` frames, one sample per frame.
+fn watch(app: &mut App, frames: usize) -> Vec<bool> {
+    (0..frames)
+        .map(|_| {
+            app.update();
+            caret_shown(app)
+        })
+        .collect()
+}
+
+/// How many times the caret turned on or off in `samples`.
+fn toggles(samples: &[bool]) -> usize {
+    samples.windows(2).filter(|w| w[0] != w[1]).count()
+}
+
+/// How long the focused window may sleep between frames now.
+fn focused_wait(app: &App) -> Duration {
+    match app.world().resource::<WinitSettings>().focused_mode {
+        UpdateMode::Reactive { wait, .. } => wait,
+        UpdateMode::Continuous => panic!("the app runs in reactive mode"),
+    }
+}
+
+fn resting(app: &App) -> bool {
+    app.world().resource::<CaretBlink>().is_resting()
+}
+
+/// Runs frames until the caret has rested for a while, and checks it stays solid.
+fn idle_past_the_timeout(app: &mut App) {
+    let frames = (BLINK_TIMEOUT + Duration::from_secs(1)).as_millis() / FRAME.as_millis();
+    watch(app, frames as usize);
+    let solid = watch(app, 50);
+    assert!(
+        solid.iter().all(|&shown| shown),
+        "after {BLINK_TIMEOUT:?} without input the caret stays shown, never blinked off: {solid:?}"
+    );
+    assert!(resting(app), "the caret rests");
+    assert_eq!(
+        focused_wait(app),
+        Duration::MAX,
+        "a resting caret needs no timed frames: the window waits for the next event"
+    );
+}
+
+/// Checks that the caret is blinking again, shown first, at the widget's pace.
+fn assert_blinking(app: &mut App, after: &str) {
+    assert!(!resting(app), "{after}: the caret blinks again");
+    assert_eq!(
+        focused_wait(app),
+        BLINK_INTERVAL,
+        "{after}: the window wakes for each half of the blink"
+    );
+    let samples = watch(app, 15);
+    assert!(
+        samples[0] && toggles(&samples) >= 2,
+        "{after}: the caret shows at once, then blinks every {BLINK_INTERVAL:?}: {samples:?}"
+    );
+}
+
+#[test]
+fn the_caret_blinks_for_ten_seconds_after_input_then_rests_solid() {
+    let mut app = app_on_a_manual_clock();
+    type_text(&mut app, "안녕");
+
+    let frames = (BLINK_TIMEOUT - Duration::from_secs(1)).as_millis() / FRAME.as_millis();
+    let blinking = watch(&mut app, frames as usize);
+    // 0.5 s on, 0.5 s off: about two changes a second.
+    assert!(
+        toggles(&blinking) >= 15,
+        "the caret blinks while the user is active: {blinking:?}"
+    );
+    assert!(!resting(&app));
+    assert_eq!(focused_wait(&app), BLINK_INTERVAL);
+
+    idle_past_the_timeout(&mut app);
+}
+
+#[test]
+fn a_key_an_ime_message_a_click_and_focus_gain_each_wake_the_blink() {
+    let mut app = app_on_a_manual_clock();
+    let window = Entity::PLACEHOLDER;
+
+    idle_past_the_timeout(&mut app);
+    // A key that changes no text: only the blink can show it was seen.
+    tap(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft);
+    app.update();
+    assert_blinking(&mut app, "after a key");
+
+    idle_past_the_timeout(&mut app);
+    deliver(&mut app, Ime::Enabled { window });
+    app.update();
+    assert_blinking(&mut app, "after an IME message");
+
+    idle_past_the_timeout(&mut app);
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(MouseButtonInput {
+            button: MouseButton::Left,
+            state,
+            window,
+        });
+    }
+    app.update();
+    assert_blinking(&mut app, "after a click");
+
+    // Losing focus rests the caret at once, whatever the time.
+    app.world_mut().write_message(WindowFocused {
+        window,
+        focused: false,
+    });
+    app.update();
+    assert!(resting(&app), "an unfocused window's caret rests at once");
+    let unfocused = watch(&mut app, 20);
+    assert!(
+        unfocused.iter().all(|&shown| shown),
+        "and stays solid: {unfocused:?}"
+    );
+    app.world_mut().write_message(WindowFocused {
+        window,
+        focused: true,
+    });
+    app.update();
+    assert_blinking(&mut app, "after focus came back");
+}
+
+#[test]
+fn a_submission_wakes_the_blink_and_the_field_still_works_after_a_rest() {
+    let mut app = app_on_a_manual_clock();
+    idle_past_the_timeout(&mut app);
+
+    type_text(&mut app, "쉬고 나서");
+    press_enter(&mut app);
+
+    assert_eq!(
+        common::recorded(&app).0,
+        ["쉬고 나서"],
+        "typing after a rest reaches the field and Enter submits it"
+    );
+    assert_blinking(&mut app, "after a submission");
+}
