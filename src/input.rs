@@ -8,14 +8,15 @@
 
 use bevy::{
     input::InputSystems,
+    input_focus::{AutoFocus, InputFocus},
     prelude::*,
     ui::UiSystems,
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
-    TextInput, TextInputCursorPos, TextInputMaxLengthMessage, TextInputPlaceholder,
-    TextInputPlugin, TextInputSettings, TextInputSubmitMessage, TextInputSystem,
-    TextInputTextColor, TextInputTextFont, TextInputValue,
+    TextInput, TextInputCursorPos, TextInputInactive, TextInputMaxLengthMessage,
+    TextInputPlaceholder, TextInputPlugin, TextInputSettings, TextInputSubmitMessage,
+    TextInputSystem, TextInputTextColor, TextInputTextFont, TextInputValue,
 };
 
 use crate::{
@@ -27,6 +28,7 @@ use crate::{
 pub mod caret;
 mod ime;
 mod pacing;
+mod reader;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(TextInputPlugin)
@@ -51,8 +53,10 @@ pub(super) fn plugin(app: &mut App) {
             (
                 forward_submissions,
                 ime::apply_ime,
+                take_keys,
                 keep_one_line,
                 show_length_limit,
+                reader::describe_field,
             )
                 .chain()
                 .in_set(AppSystems::ReadInput),
@@ -81,8 +85,11 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
     (
         Name::new("Chat input"),
         ChatInput,
+        // Input focus from the start: the keys are the field's, and a screen reader starts here.
+        AutoFocus,
         ime::Composition::default(),
-        crate::view::accessible(accesskit::Role::TextInput, "메시지 입력"),
+        crate::a11y::accessible(accesskit::Role::TextInput, "메시지 입력"),
+        children![reader::text_run()],
         TextInput,
         TextInputSettings {
             // The app's rule: Enter empties the field at once, whatever it held.
@@ -113,6 +120,20 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
         },
         Paint::background(|p| p.input_background).with_border(|p| p.input_border),
     )
+}
+
+/// Lets the widget take keys only while the field has input focus and no IME composition is in
+/// progress (see `input/ime.rs`). Bevy's [`InputFocus`] says where keys go, as for any widget.
+fn take_keys(
+    focus: Res<InputFocus>,
+    mut fields: Query<(Entity, &ime::Composition, &mut TextInputInactive), With<ChatInput>>,
+) {
+    for (field, composition, mut inactive) in &mut fields {
+        let takes_keys = focus.get() == Some(field) && !composition.is_composing();
+        if inactive.0 == takes_keys {
+            inactive.0 = !takes_keys;
+        }
+    }
 }
 
 /// Marks the notice that tells the user the field is full; hidden until it is.

@@ -10,6 +10,7 @@
 //! | [`view`]   | the layout, and a row for each of the newest messages                   |
 //! | [`scroll`] | to the newest row on each submission, else where wheel and keys take it |
 //! | [`theme`]  | palette, font, and the table that maps a role to its look               |
+//! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
 //! | [`exit`]   | Escape quits                                                            |
 //!
 //! `main.rs` adds Bevy's `DefaultPlugins` and this plugin; tests add `MinimalPlugins` and the
@@ -17,6 +18,7 @@
 
 use bevy::prelude::*;
 
+pub mod a11y;
 pub mod chat;
 pub mod exit;
 pub mod input;
@@ -41,6 +43,7 @@ impl Plugin for AgentChatPlugin {
                 .chain(),
         );
         app.add_plugins((
+            a11y::plugin,
             theme::plugin,
             chat::plugin,
             input::plugin,

@@ -2,11 +2,12 @@
 
 use std::borrow::Cow;
 
-use accesskit::{Node as AccessNode, Role as AccessRole};
+use accesskit::{Live, Role as AccessRole};
 use bevy::{a11y::AccessibilityNode, prelude::*};
 
 use crate::{
     AppSystems,
+    a11y::accessible,
     chat::{Message, MessageLog, Role},
     input, scroll,
     theme::{self, Paint, RoleStyle, Theme},
@@ -121,28 +122,50 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
 /// Only the new tail of the log is visited, and rows that would leave at once (a burst larger
 /// than the screen keeps) are never built, so a submission costs the same however long the
 /// conversation already is.
+///
+/// For screen readers, the list says how many messages there are, each row where it stands
+/// among them, and the newest reply of the frame is a polite live region: it is read out once,
+/// when it appears, without moving focus. One per frame, so a burst of replies is one
+/// announcement, not a queue of them; the user's own lines are never read back.
 fn spawn_rows(
     log: Res<MessageLog>,
     messages: Query<(&Message, &Role)>,
-    conversation: Single<(Entity, &mut Conversation, Option<&Children>)>,
+    conversation: Single<(
+        Entity,
+        &mut Conversation,
+        &mut AccessibilityNode,
+        Option<&Children>,
+    )>,
     mut commands: Commands,
 ) {
-    let (area, mut conversation, rows) = conversation.into_inner();
+    let (area, mut conversation, mut list, rows) = conversation.into_inner();
     if conversation.seen == log.len() {
         return;
     }
     let first_shown = log.len().saturating_sub(ROWS_SHOWN).max(conversation.seen);
+    let shown = &log.entities()[first_shown..];
+    let announced = shown.iter().rposition(|&message| {
+        messages
+            .get(message)
+            .is_ok_and(|(_, &role)| role == Role::Agent)
+    });
     let mut mounted = 0;
-    for &message in &log.entities()[first_shown..] {
+    for (i, &message) in shown.iter().enumerate() {
         let Ok((body, &role)) = messages.get(message) else {
             // A message despawned by someone else has nothing to show; keep the order of the rest.
             continue;
         };
-        commands
-            .entity(area)
-            .with_child(message_row(message, role, body.body()));
+        commands.entity(area).with_child(message_row(
+            message,
+            role,
+            body.body(),
+            first_shown + i,
+            announced == Some(i),
+        ));
         mounted += 1;
     }
+    list.set_size_of_set(log.len());
+    list.set_description(format!("메시지 {}개", log.len()));
     let rows = rows.map_or(&[][..], |rows| &rows[..]);
     let retired = (rows.len() + mounted).saturating_sub(ROWS_SHOWN);
     for &row in &rows[..retired] {
@@ -170,15 +193,27 @@ pub fn shown_body(body: &str) -> Cow<'_, str> {
     }
 }
 
-/// One row, entirely derived from the message's role and body.
-fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
+/// One row, entirely derived from the message's role and body; `place` is its index in the log,
+/// and `announce` makes it a live region that screen readers read out when it appears.
+fn message_row(
+    message: Entity,
+    role: Role,
+    body: &str,
+    place: usize,
+    announce: bool,
+) -> impl Bundle {
     let style = RoleStyle::of(role);
     let text = style.text(&shown_body(body));
+    // A screen reader tells the row as a list item with the text a sighted user reads.
+    let mut item = accessible(AccessRole::ListItem, &text);
+    item.set_position_in_set(place);
+    if announce {
+        item.set_live(Live::Polite);
+    }
     (
         Name::new("Message row"),
         MessageRow { message },
-        // A screen reader announces the row as a list item with the text a sighted user reads.
-        accessible(AccessRole::ListItem, &text),
+        item,
         style.class,
         Node {
             width: percent(100),
@@ -204,11 +239,4 @@ fn message_row(message: Entity, role: Role, body: &str) -> impl Bundle {
             )],
         )],
     )
-}
-
-/// A node for screen readers (through AccessKit) with a role and the label to announce.
-pub fn accessible(role: AccessRole, label: &str) -> AccessibilityNode {
-    let mut node = AccessNode::new(role);
-    node.set_label(label);
-    AccessibilityNode(node)
 }

@@ -10,10 +10,11 @@
 //!   it. From then on it is ordinary text that Backspace, the arrows and Enter act on.
 //! - **Enabled / Disabled**, and the window losing focus: a composition left over is dropped.
 //!
-//! While a composition is in progress the widget is set inactive: every key belongs to the IME
-//! then, so a platform that also reports the keys it gave the IME cannot make the widget insert
-//! a character twice, delete committed text, or send a half-composed line. (Inactive also hides
-//! the widget's blinking caret; the preedit itself shows where the user is.)
+//! While a composition is in progress the widget is set inactive (by `super::take_keys`): every
+//! key belongs to the IME then, so a platform that also reports the keys it gave the IME cannot
+//! make the widget insert a character twice, delete committed text, or send a half-composed
+//! line. (Inactive also hides the widget's blinking caret; the preedit itself shows where the
+//! user is.)
 //!
 //! [`super::pacing`] makes sure a frame never holds a key that the user typed after IME text, so
 //! applying the IME after the widget has read the frame's keys keeps the typed order.
@@ -25,15 +26,20 @@ use bevy::{
     ui::{ComputedUiRenderTargetInfo, UiGlobalTransform},
     window::{Ime, PrimaryWindow, RequestRedraw, WindowFocused},
 };
-use bevy_simple_text_input::{
-    TextInputCursorPos, TextInputInactive, TextInputMaxLengthMessage, TextInputValue,
-};
+use bevy_simple_text_input::{TextInputCursorPos, TextInputMaxLengthMessage, TextInputValue};
 
 use super::{ChatInput, MAX_INPUT_CHARS};
 
 /// The composition in progress, as the range of characters of the field's value it occupies.
 #[derive(Component, Debug, Default)]
 pub(super) struct Composition(Option<Range<usize>>);
+
+impl Composition {
+    /// Whether the IME is composing text in the field.
+    pub(super) fn is_composing(&self) -> bool {
+        self.0.is_some()
+    }
+}
 
 /// What one IME message asks of the field: `text` replaces the composition (or goes in at the
 /// caret), and either stays in composition (a preedit) or becomes ordinary text.
@@ -80,7 +86,6 @@ pub(super) fn apply_ime(
             Entity,
             &mut TextInputValue,
             &mut TextInputCursorPos,
-            &mut TextInputInactive,
             &mut Composition,
         ),
         With<ChatInput>,
@@ -89,8 +94,7 @@ pub(super) fn apply_ime(
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let focus_lost = focus.read().any(|window| !window.focused);
-    let Ok((entity, mut value, mut cursor, mut inactive, mut composition)) = fields.single_mut()
-    else {
+    let Ok((entity, mut value, mut cursor, mut composition)) = fields.single_mut() else {
         imes.clear();
         return;
     };
@@ -128,9 +132,6 @@ pub(super) fn apply_ime(
         // Set even when unchanged: it tells the widget the caret was placed on purpose, so it
         // does not jump to the end of the changed value.
         cursor.0 = at + caret_chars;
-        if inactive.0 != composing {
-            inactive.0 = composing;
-        }
         edited = true;
     }
     if edited {

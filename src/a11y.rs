@@ -1,0 +1,32 @@
+//! What a screen reader is told, through AccessKit.
+//!
+//! Bevy's window backend sends the platform (AT-SPI on Linux, UI Automation on Windows, the
+//! macOS accessibility API) one tree made of every entity that has an [`AccessibilityNode`],
+//! nested as the entities are, with the window as its root. It sends it only while
+//! [`InputFocus`] names an entity that has such a node: the focused node is where a screen
+//! reader starts. The field takes focus when it is spawned ([`AutoFocus`] in
+//! [`crate::input::chat_input`]), so the tree goes out from the first frame.
+//!
+//! The tree a reader gets (docs/reading.md says what it hears):
+//!
+//! - the window `agent-chat`,
+//!   - a list `대화` that says how many messages the conversation holds, and an item per
+//!     row on screen (`사용자: …`, `에이전트: …`) with its place among all messages;
+//!   - a text entry `메시지 입력` with its text and caret (`input/reader.rs`).
+//!
+//! [`AutoFocus`]: bevy::input_focus::AutoFocus
+
+use accesskit::{Node as AccessNode, Role as AccessRole};
+use bevy::{a11y::AccessibilityNode, input_focus::InputFocus, prelude::*};
+
+pub(super) fn plugin(app: &mut App) {
+    // Bevy's focus plugin (part of `DefaultPlugins`) makes it too; headless apps have none.
+    app.init_resource::<InputFocus>();
+}
+
+/// A node for screen readers with a role and the label to announce.
+pub fn accessible(role: AccessRole, label: &str) -> AccessibilityNode {
+    let mut node = AccessNode::new(role);
+    node.set_label(label);
+    AccessibilityNode(node)
+}

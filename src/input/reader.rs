@@ -1,0 +1,69 @@
+//! What a screen reader is told about the field: its text, and where the caret is in it.
+//!
+//! AccessKit reads a text entry's text from *text run* nodes inside it, each with the length
+//! in UTF-8 bytes of every character, and its caret as a position in one of those runs. The
+//! field is one line, so one run holds all of it. A character here is what the widget's caret
+//! steps over, one `char`, so the reader's caret and the widget's always agree.
+
+use accesskit::{Node as AccessNode, NodeId, Role as AccessRole, TextPosition, TextSelection};
+use bevy::{a11y::AccessibilityNode, prelude::*};
+use bevy_simple_text_input::{TextInputCursorPos, TextInputValue};
+
+use super::ChatInput;
+
+/// Marks the field's text run: a child of the field that only screen readers see.
+#[derive(Component, Debug, Default)]
+pub(super) struct FieldText;
+
+/// The field's text run. Out of layout: the widget draws the text, this only tells it.
+pub(super) fn text_run() -> impl Bundle {
+    (
+        Name::new("Chat input text run"),
+        FieldText,
+        AccessibilityNode(AccessNode::new(AccessRole::TextRun)),
+        Node {
+            display: Display::None,
+            ..default()
+        },
+    )
+}
+
+/// Tells the field's text and caret whenever either changes.
+pub(super) fn describe_field(
+    mut fields: Query<
+        (
+            &TextInputValue,
+            &TextInputCursorPos,
+            &mut AccessibilityNode,
+            &Children,
+        ),
+        (
+            With<ChatInput>,
+            Or<(Changed<TextInputValue>, Changed<TextInputCursorPos>)>,
+        ),
+    >,
+    mut runs: Query<&mut AccessibilityNode, (With<FieldText>, Without<ChatInput>)>,
+) {
+    for (value, caret, mut entry, children) in &mut fields {
+        let Some(run_entity) = children.iter().find(|&child| runs.contains(child)) else {
+            continue;
+        };
+        let Ok(mut run) = runs.get_mut(run_entity) else {
+            continue;
+        };
+        let lengths: Vec<u8> = value.0.chars().map(|c| c.len_utf8() as u8).collect();
+        let at = TextPosition {
+            // The node id Bevy gives an entity's node.
+            node: NodeId(run_entity.to_bits()),
+            character_index: caret.0.min(lengths.len()),
+        };
+        run.set_value(value.0.as_str());
+        run.set_character_lengths(lengths);
+        // Platforms that read a value rather than text runs (UI Automation's value pattern).
+        entry.set_value(value.0.as_str());
+        entry.set_text_selection(TextSelection {
+            anchor: at,
+            focus: at,
+        });
+    }
+}

@@ -1,0 +1,267 @@
+//! What a screen reader is told: the AccessKit tree the window backend sends the platform, read
+//! back through `accesskit_consumer`, the library AccessKit's Linux adapter builds its AT-SPI
+//! objects and events from. (The real AT-SPI client is in `tests/window.rs`.)
+
+mod common;
+
+use accesskit::{Live, Node, NodeId, Role, Tree, TreeId, TreeUpdate};
+use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};
+use agent_chat::chat::REPLIES;
+use bevy::{a11y::AccessibilityNode, input::keyboard::Key, input_focus::InputFocus, prelude::*};
+use common::{
+    fix_pick, headless_app, input_entity, press_enter, submit, submit_all, tap, type_text,
+};
+
+/// The window's node id; headless apps have no window entity.
+const WINDOW: NodeId = NodeId(u64::MAX);
+
+/// The update Bevy's window backend sends each frame, assembled by its rule (bevy_winit 0.19,
+/// `update_accessibility_nodes`): nothing at all unless [`InputFocus`] names an entity with an
+/// [`AccessibilityNode`]; then every such entity, with those of its child entities that have
+/// one as its children, the window as the root over the rest, and focus on the focused entity.
+fn sent_update(app: &mut App) -> TreeUpdate {
+    let world = app.world_mut();
+    let focus = world
+        .get_resource::<InputFocus>()
+        .and_then(InputFocus::get)
+        .expect("Bevy sends no tree unless InputFocus names an entity");
+    assert!(
+        world.get::<AccessibilityNode>(focus).is_some(),
+        "Bevy sends no tree while the focused entity has no AccessibilityNode"
+    );
+    let id = |entity: Entity| NodeId(entity.to_bits());
+    let mut nodes = Vec::new();
+    let mut top = Vec::new();
+    let mut query = world.query::<(
+        Entity,
+        &AccessibilityNode,
+        Option<&Children>,
+        Option<&ChildOf>,
+    )>();
+    for (entity, node, children, parent) in query.iter(world) {
+        let mut node = (**node).clone();
+        for child in children.into_iter().flatten() {
+            if world.get::<AccessibilityNode>(*child).is_some() {
+                node.push_child(id(*child));
+            }
+        }
+        if parent.is_none_or(|p| world.get::<AccessibilityNode>(p.parent()).is_none()) {
+            top.push(id(entity));
+        }
+        nodes.push((id(entity), node));
+    }
+    let mut window = Node::new(Role::Window);
+    window.set_label("agent-chat");
+    window.set_children(top);
+    nodes.insert(0, (WINDOW, window));
+    TreeUpdate {
+        nodes,
+        tree: None,
+        tree_id: TreeId::ROOT,
+        focus: id(focus),
+    }
+}
+
+/// The tree as a platform adapter holds it after the app's first frames.
+fn reader_tree(app: &mut App) -> accesskit_consumer::Tree {
+    let mut update = sent_update(app);
+    update.tree = Some(Tree::new(WINDOW));
+    accesskit_consumer::Tree::new(update, true)
+}
+
+/// The visible children of `node`, as AT-SPI lists them.
+fn children<'a>(node: &ReadNode<'a>) -> Vec<ReadNode<'a>> {
+    node.filtered_children(common_filter).collect()
+}
+
+fn find<'a>(node: &ReadNode<'a>, role: Role) -> ReadNode<'a> {
+    children(node)
+        .into_iter()
+        .find(|child| child.role() == role)
+        .unwrap_or_else(|| panic!("no {role:?} under {:?}", node.label()))
+}
+
+#[test]
+fn the_tree_goes_out_with_the_labelled_entry_focused() {
+    let mut app = headless_app();
+    let field = input_entity(&mut app);
+    assert_eq!(
+        app.world().resource::<InputFocus>().get(),
+        Some(field),
+        "the field has input focus from the first frame"
+    );
+
+    let tree = reader_tree(&mut app);
+    let state = tree.state();
+    let focus = state.focus().expect("something is focused");
+    assert_eq!(
+        focus.role(),
+        Role::TextInput,
+        "keyboard focus is a text entry"
+    );
+    assert_eq!(focus.label().as_deref(), Some("메시지 입력"));
+    assert!(
+        focus.supports_text_ranges(),
+        "the entry offers its text (AT-SPI's Text interface)"
+    );
+    // In the order Bevy's query meets them, which is not the screen's.
+    let mut roles: Vec<_> = children(&state.root())
+        .iter()
+        .map(|node| (node.role(), node.label()))
+        .collect();
+    roles.sort_by_key(|(role, _)| *role != Role::List);
+    assert_eq!(
+        roles,
+        [
+            (Role::List, Some("대화".to_owned())),
+            (Role::TextInput, Some("메시지 입력".to_owned()))
+        ],
+        "the window holds the conversation list and the entry, nothing else"
+    );
+}
+
+#[test]
+fn the_reader_gets_the_fields_text_and_caret_as_it_changes() {
+    let mut app = headless_app();
+    type_text(&mut app, "안녕 bevy");
+    tap(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft);
+    tap(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft);
+    app.update();
+
+    let tree = reader_tree(&mut app);
+    let entry = tree.state().focus().unwrap();
+    assert_eq!(entry.document_range().text(), "안녕 bevy");
+    assert_eq!(entry.value().as_deref(), Some("안녕 bevy"));
+    let caret = entry.text_selection_focus().expect("the entry has a caret");
+    assert_eq!(
+        caret.to_global_usv_index(),
+        5,
+        "the caret is two characters from the end, as on screen"
+    );
+
+    press_enter(&mut app);
+    let tree = reader_tree(&mut app);
+    let entry = tree.state().focus().unwrap();
+    assert_eq!(
+        entry.document_range().text(),
+        "",
+        "Enter empties it for the reader too"
+    );
+    assert_eq!(
+        entry.text_selection_focus().unwrap().to_global_usv_index(),
+        0
+    );
+}
+
+#[test]
+fn rows_read_as_their_text_in_order_with_their_place_among_all_messages() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0, 2]);
+    submit(&mut app, "첫 줄");
+    submit(&mut app, "  둘째 줄 ");
+
+    let tree = reader_tree(&mut app);
+    let state = tree.state();
+    let list = find(&state.root(), Role::List);
+    assert_eq!(list.description().as_deref(), Some("메시지 4개"));
+    let items: Vec<_> = children(&list)
+        .iter()
+        .map(|item| {
+            (
+                item.role(),
+                item.label().unwrap(),
+                item.position_in_set(),
+                item.size_of_set_from_container(&common_filter),
+            )
+        })
+        .collect();
+    assert_eq!(
+        items,
+        [
+            (Role::ListItem, "사용자: 첫 줄".to_owned(), Some(0), Some(4)),
+            (
+                Role::ListItem,
+                format!("에이전트: {}", REPLIES[0]),
+                Some(1),
+                Some(4)
+            ),
+            (
+                Role::ListItem,
+                "사용자: 둘째 줄".to_owned(),
+                Some(2),
+                Some(4)
+            ),
+            (
+                Role::ListItem,
+                format!("에이전트: {}", REPLIES[2]),
+                Some(3),
+                Some(4)
+            ),
+        ]
+    );
+}
+
+/// Counts the announcements AccessKit's Linux adapter makes from a tree's changes: a live node
+/// that appears, or a live node whose name changes (accesskit_atspi_common 0.18).
+#[derive(Default)]
+struct Announcements(Vec<String>);
+
+impl TreeChangeHandler for Announcements {
+    fn node_added(&mut self, node: &ReadNode) {
+        if node.live() != Live::Off
+            && let Some(name) = node.label()
+        {
+            self.0.push(name);
+        }
+    }
+    fn node_updated(&mut self, old: &ReadNode, new: &ReadNode) {
+        if new.live() != Live::Off && new.label() != old.label() {
+            self.0.extend(new.label());
+        }
+    }
+    fn focus_moved(&mut self, _: Option<&ReadNode>, _: Option<&ReadNode>) {}
+    fn node_removed(&mut self, _: &ReadNode) {}
+}
+
+/// Runs one frame after `act`, and the announcements the frame's tree update makes.
+fn announced(
+    app: &mut App,
+    tree: &mut accesskit_consumer::Tree,
+    act: impl FnOnce(&mut App),
+) -> Vec<String> {
+    act(app);
+    let mut heard = Announcements::default();
+    tree.update_and_process_changes(sent_update(app), &mut heard);
+    heard.0
+}
+
+#[test]
+fn each_reply_is_announced_once_a_burst_once_and_the_users_line_never() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[1, 3, 4]);
+    let mut tree = reader_tree(&mut app);
+
+    assert_eq!(
+        announced(&mut app, &mut tree, |app| submit(app, "안녕")),
+        [format!("에이전트: {}", REPLIES[1])],
+        "the reply is read out, the user's own line is not"
+    );
+    assert_eq!(
+        announced(&mut app, &mut tree, App::update),
+        Vec::<String>::new(),
+        "nothing is read again while nothing changes"
+    );
+    type_text(&mut app, "입력 중");
+    assert_eq!(
+        announced(&mut app, &mut tree, App::update),
+        Vec::<String>::new(),
+        "typing announces nothing"
+    );
+    let lines = vec!["한꺼번에"; 500];
+    let heard = announced(&mut app, &mut tree, |app| submit_all(app, &lines));
+    assert_eq!(
+        heard.len(),
+        1,
+        "500 replies in one frame are one announcement, the newest: {heard:?}"
+    );
+}
