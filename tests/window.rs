@@ -26,14 +26,17 @@ use std::{
     time::{Duration, Instant},
 };
 
-use agent_chat::theme::{Palette, Theme};
+use agent_chat::{
+    chat::REPLIES,
+    theme::{Palette, Theme},
+};
 use bevy::color::Color;
 
 const APP: &str = env!("CARGO_BIN_EXE_agent-chat");
 /// Bevy's default window size; the X screen is larger so the whole window is on it.
 const WINDOW: (usize, usize) = (1280, 720);
 const NEEDS_X: &str = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap";
-const NEEDS_IBUS: &str = "types through an IME: needs ibus, ibus-hangul, dbus-daemon, xprop";
+const NEEDS_BUS: &str = "needs dbus-daemon and, for the IME, ibus, ibus-hangul and xprop; for the screen reader, at-spi2-core, python3-pyatspi and gdbus";
 
 #[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
@@ -254,6 +257,126 @@ fn a_blank_submission_changes_no_pixel_of_the_conversation() {
 
 #[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn the_caret_blinks_after_typing_rests_after_ten_seconds_and_blinks_again_after_a_key() {
+    let mut x = Session::start("caret_blink");
+    x.type_text("깜빡임");
+    let typed = Instant::now();
+    let after_typing = x.watch_input("after-typing", Duration::from_millis(1500));
+    assert!(
+        after_typing.changed(),
+        "{}: the caret blinks right after typing",
+        after_typing.last_name()
+    );
+
+    sleep(Duration::from_secs(12).saturating_sub(typed.elapsed()));
+    let idle = x.watch_input("idle", Duration::from_secs(2));
+    assert!(
+        !idle.changed(),
+        "{}: 12 s after the last key the caret stands still",
+        idle.last_name()
+    );
+    assert!(
+        idle.input_bar_matches_first_of(&after_typing),
+        "{}: and it rests shown, as right after typing (the caret's on phase)",
+        idle.last_name()
+    );
+
+    // A key that changes no text.
+    x.key("Left");
+    let woken = x.watch_input("after-a-key", Duration::from_millis(1500));
+    assert!(
+        woken.changed(),
+        "{}: a key makes the caret blink again",
+        woken.last_name()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, dbus-daemon, at-spi2-core, python3-pyatspi"]
+fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() {
+    let mut x = Session::start_with(
+        "screen_reader",
+        Setup {
+            screen_reader: true,
+            ..Setup::default()
+        },
+    );
+    x.type_text("읽어 주세요");
+    x.key("Left");
+    let typed = x.reader_tree(|tree| {
+        by_role(tree, "entry")
+            .is_some_and(|entry| entry.text.as_ref().is_some_and(|(t, _)| !t.is_empty()))
+    });
+    let window = by_role(&typed, "frame").expect("the app's window, as a frame");
+    assert_eq!(window.name, "agent-chat");
+    let entry = by_role(&typed, "entry").expect("a text entry in the tree");
+    assert_eq!(
+        (entry.name.as_str(), entry.text.clone()),
+        ("메시지 입력", Some(("읽어 주세요".to_owned(), 5))),
+        "the entry is labelled, and tells what was typed and that the caret is one back: {typed:#?}"
+    );
+
+    let mut listener = x
+        .screen_reader(&["listen", "20"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run screen_reader.py ({NEEDS_BUS}): {e}"));
+    let mut heard = BufReader::new(listener.stdout.take().unwrap()).lines();
+    assert_eq!(
+        heard.next().and_then(Result::ok).as_deref(),
+        Some("listening")
+    );
+    x.key("Return");
+    let announcement = heard
+        .next()
+        .and_then(Result::ok)
+        .expect("an announcement within 20 s of Enter");
+    let reply = announcement
+        .strip_prefix("announcement\t에이전트: ")
+        .unwrap_or_else(|| panic!("the agent's reply is announced, got {announcement:?}"));
+    assert!(REPLIES.contains(&reply), "{reply:?} is one of the replies");
+    let _ = listener.kill();
+    let rest: Vec<String> = heard.map_while(Result::ok).collect();
+    assert!(rest.is_empty(), "one announcement only, got also {rest:?}");
+
+    let answered = x.reader_tree(|tree| tree.iter().filter(|n| n.role == "list item").count() == 2);
+    let list = by_role(&answered, "list").expect("the conversation list");
+    assert_eq!(
+        (list.name.as_str(), list.description.as_str()),
+        ("대화", "메시지 2개")
+    );
+    let items: Vec<_> = answered
+        .iter()
+        .filter(|node| node.role == "list item")
+        .map(|item| (item.depth, item.name.clone(), item.attributes.clone()))
+        .collect();
+    let attributes = |n: &str| vec![format!("posinset:{n}"), "setsize:2".to_owned()];
+    assert_eq!(
+        items,
+        [
+            (
+                list.depth + 1,
+                "사용자: 읽어 주세요".to_owned(),
+                attributes("1")
+            ),
+            (
+                list.depth + 1,
+                format!("에이전트: {reply}"),
+                attributes("2")
+            ),
+        ],
+        "both rows, in order, inside the list: {answered:#?}"
+    );
+    let entry = by_role(&answered, "entry").unwrap();
+    assert_eq!(
+        entry.text,
+        Some((String::new(), 0)),
+        "and the entry is empty again"
+    );
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
 fn escape_closes_the_window_and_exits_with_success() {
     let mut x = Session::start("escape");
     x.key("Escape");
@@ -356,34 +479,80 @@ impl Drop for Xvfb {
 }
 
 /// How a [`Session`] starts the app.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Setup {
     /// The app talks to ibus with its Hangul engine, as a Korean desktop's would.
     ime: bool,
+    /// A screen reader is running: the app serves its tree on the accessibility bus.
+    screen_reader: bool,
     theme: Theme,
 }
 
-/// ibus with its Hangul engine, serving one X server through XIM, on a D-Bus session of its own.
-struct Ibus {
-    bus: Child,
-    daemon: Child,
+/// A D-Bus session bus of the test's own, stopped on drop: ibus and the accessibility bus
+/// register on it, away from the developer's desktop.
+struct SessionBus {
+    process: Child,
+    address: String,
 }
 
-impl Ibus {
-    fn start(display: &str, home: &Path) -> Self {
-        let mut bus = Command::new("dbus-daemon")
+impl SessionBus {
+    fn start() -> Self {
+        let mut process = Command::new("dbus-daemon")
             .args(["--session", "--nofork", "--print-address=1"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("start dbus-daemon ({NEEDS_IBUS}): {e}"));
+            .unwrap_or_else(|e| panic!("start dbus-daemon ({NEEDS_BUS}): {e}"));
         let mut address = String::new();
-        BufReader::new(bus.stdout.take().unwrap())
+        BufReader::new(process.stdout.take().unwrap())
             .read_line(&mut address)
             .expect("dbus-daemon reports its address");
+        Self {
+            process,
+            address: address.trim().to_owned(),
+        }
+    }
+}
+
+impl Drop for SessionBus {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// Runs `program` until its output contains `expect`, for at most 60 s: generous, since a first
+/// start builds caches and the other window tests share the CPU.
+fn wait_until_ready(program: &str, args: &[&str], env: &[(&str, &str)], expect: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let output = Command::new(program)
+            .args(args)
+            .envs(env.iter().copied())
+            .output();
+        if output.is_ok_and(|out| {
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(expect)
+        }) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not ready: `{program} {args:?}` never printed {expect:?} ({NEEDS_BUS})"
+        );
+        sleep(Duration::from_millis(200));
+    }
+}
+
+/// ibus with its Hangul engine, serving one X server through XIM, on the test's session bus.
+struct Ibus {
+    daemon: Child,
+}
+
+impl Ibus {
+    fn start(display: &str, bus: &SessionBus, home: &Path) -> Self {
         let env = [
             ("DISPLAY", display),
-            ("DBUS_SESSION_BUS_ADDRESS", address.trim()),
+            ("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str()),
             // ibus keeps its address file and settings here, away from the user's.
             ("XDG_CONFIG_HOME", home.to_str().unwrap()),
             ("XDG_CACHE_HOME", home.to_str().unwrap()),
@@ -394,41 +563,69 @@ impl Ibus {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("start ibus-daemon ({NEEDS_IBUS}): {e}"));
-        let ibus = Self { bus, daemon };
-        // Generous: a first start builds ibus's engine cache, and the other window tests share
-        // the CPU.
-        let ready = |program: &str, args: &[&str], expect: &str| {
-            let deadline = Instant::now() + Duration::from_secs(60);
-            loop {
-                let output = Command::new(program).args(args).envs(env).output();
-                if output.is_ok_and(|out| {
-                    out.status.success() && String::from_utf8_lossy(&out.stdout).contains(expect)
-                }) {
-                    return;
-                }
-                assert!(
-                    Instant::now() < deadline,
-                    "ibus did not come up: `{program} {args:?}` ({NEEDS_IBUS})"
-                );
-                sleep(Duration::from_millis(200));
-            }
-        };
+            .unwrap_or_else(|e| panic!("start ibus-daemon ({NEEDS_BUS}): {e}"));
+        let ibus = Self { daemon };
         // The Hangul engine chosen once the daemon answers, and its XIM server announced on the
         // display, before the app starts and looks for one.
-        ready("ibus", &["engine", "hangul"], "");
-        ready("ibus", &["engine"], "hangul");
-        ready("xprop", &["-root", "XIM_SERVERS"], "@server=ibus");
+        wait_until_ready("ibus", &["engine", "hangul"], &env, "");
+        wait_until_ready("ibus", &["engine"], &env, "hangul");
+        wait_until_ready("xprop", &["-root", "XIM_SERVERS"], &env, "@server=ibus");
         ibus
     }
 }
 
 impl Drop for Ibus {
     fn drop(&mut self) {
-        for process in [&mut self.daemon, &mut self.bus] {
-            let _ = process.kill();
-            let _ = process.wait();
-        }
+        let _ = self.daemon.kill();
+        let _ = self.daemon.wait();
+    }
+}
+
+/// The accessibility bus that screen readers and apps meet on, with a screen reader said to be
+/// running: AccessKit's Linux adapter starts serving the app's tree only on that flag.
+struct AtSpi {
+    launcher: Child,
+}
+
+impl AtSpi {
+    fn start(display: &str, bus: &SessionBus) -> Self {
+        let env = [
+            ("DISPLAY", display),
+            ("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str()),
+        ];
+        let launcher = Command::new("/usr/libexec/at-spi-bus-launcher")
+            .arg("--launch-immediately")
+            .envs(env)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start at-spi-bus-launcher ({NEEDS_BUS}): {e}"));
+        let at_spi = Self { launcher };
+        let enable = [
+            "call",
+            "--session",
+            "--dest",
+            "org.a11y.Bus",
+            "--object-path",
+            "/org/a11y/bus",
+            "--method",
+            "org.freedesktop.DBus.Properties.Set",
+            "org.a11y.Status",
+            "ScreenReaderEnabled",
+            "<true>",
+        ];
+        wait_until_ready("gdbus", &enable, &env, "()");
+        at_spi
+    }
+}
+
+impl Drop for AtSpi {
+    fn drop(&mut self) {
+        // SIGTERM: the launcher then stops the accessibility bus it started.
+        let _ = Command::new("kill")
+            .arg(self.launcher.id().to_string())
+            .status();
+        let _ = self.launcher.wait();
     }
 }
 
@@ -442,8 +639,11 @@ struct Session {
     spare_keycodes: Vec<u32>,
     /// The colours the app draws with, to tell rows apart in screenshots.
     palette: &'static Palette,
-    /// Held for its lifetime: dropping it stops ibus.
+    /// Held for their lifetime, and dropped in this order: ibus and the accessibility bus
+    /// before the session bus they are on.
     _ibus: Option<Ibus>,
+    _at_spi: Option<AtSpi>,
+    bus: Option<SessionBus>,
     // Dropped last: the app must go before its X server.
     xvfb: Xvfb,
 }
@@ -454,7 +654,11 @@ impl Session {
     }
 
     fn start_with(name: &str, setup: Setup) -> Self {
-        let Setup { ime, theme } = setup;
+        let Setup {
+            ime,
+            screen_reader,
+            theme,
+        } = setup;
         let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("window-tests")
             .join(name);
@@ -462,8 +666,17 @@ impl Session {
         fs::create_dir_all(&shots).unwrap();
 
         let xvfb = Xvfb::start();
-        let ibus = ime.then(|| Ibus::start(&xvfb.display, &shots));
-        let mut app = spawn_app(&xvfb.display, &shots, ime, theme);
+        let bus = (ime || screen_reader).then(SessionBus::start);
+        let ibus = bus
+            .as_ref()
+            .filter(|_| ime)
+            .map(|bus| Ibus::start(&xvfb.display, bus, &shots));
+        let at_spi = bus
+            .as_ref()
+            .filter(|_| screen_reader)
+            .map(|bus| AtSpi::start(&xvfb.display, bus));
+        let bus_address = bus.as_ref().map(|bus| bus.address.as_str());
+        let mut app = spawn_app(&xvfb.display, &shots, setup, bus_address);
         let spare_keycodes = spare_keycodes(&xvfb.display);
         assert!(
             !spare_keycodes.is_empty(),
@@ -495,7 +708,7 @@ impl Session {
                     .unwrap_or_default()
                     .trim()
             );
-            app = spawn_app(&xvfb.display, &shots, ime, theme);
+            app = spawn_app(&xvfb.display, &shots, setup, bus_address);
             found = search(&xvfb.display);
         }
         let window = match found {
@@ -513,6 +726,8 @@ impl Session {
             spare_keycodes,
             palette: theme.palette(),
             _ibus: ibus,
+            _at_spi: at_spi,
+            bus,
             xvfb,
         };
         // No window manager: give keyboard focus directly (windowactivate needs a WM).
@@ -636,6 +851,55 @@ impl Session {
             .collect()
     }
 
+    /// Screenshots of the input field for `span`, as fast as they come.
+    fn watch_input(&mut self, label: &str, span: Duration) -> Watched {
+        let end = Instant::now() + span;
+        let mut shots = Vec::new();
+        while Instant::now() < end {
+            shots.push(self.screenshot(label));
+        }
+        Watched(shots)
+    }
+
+    /// Runs `tests/screen_reader.py` on the test's session bus.
+    fn screen_reader(&self, args: &[&str]) -> Command {
+        let bus = self
+            .bus
+            .as_ref()
+            .expect("a session started with a screen reader");
+        let mut reader = Command::new("/usr/bin/python3");
+        reader
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/screen_reader.py"
+            ))
+            .args(args)
+            .env("DISPLAY", &self.xvfb.display)
+            .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+            .stderr(Stdio::null());
+        reader
+    }
+
+    /// The app's accessible tree as AT-SPI gives it to a screen reader, asked for until `done`
+    /// holds, for at most 20 s; the last one either way.
+    fn reader_tree(&self, done: impl Fn(&[Accessible]) -> bool) -> Vec<Accessible> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let output = self
+                .screen_reader(&["tree"])
+                .output()
+                .unwrap_or_else(|e| panic!("run screen_reader.py ({NEEDS_BUS}): {e}"));
+            let tree: Vec<Accessible> = String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .map(Accessible::parse)
+                .collect();
+            if done(&tree) || Instant::now() > deadline {
+                return tree;
+            }
+            sleep(Duration::from_millis(250));
+        }
+    }
+
     fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
@@ -679,8 +943,9 @@ fn spare_keycodes(display: &str) -> Vec<u32> {
         .collect()
 }
 
-/// Starts the app on `display`, its output going to `app.log` in `shots`.
-fn spawn_app(display: &str, shots: &Path, ime: bool, theme: Theme) -> Child {
+/// Starts the app on `display`, its output going to `app.log` in `shots`, on the session bus at
+/// `bus` if there is one.
+fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -> Child {
     let log = fs::File::create(shots.join("app.log")).unwrap();
     let mut app = Command::new(APP);
     app.env("DISPLAY", display)
@@ -688,11 +953,14 @@ fn spawn_app(display: &str, shots: &Path, ime: bool, theme: Theme) -> Child {
         .env("RUST_LOG", "warn,agent_chat=debug")
         .stdout(log.try_clone().unwrap())
         .stderr(log);
-    if ime {
+    if let Some(bus) = bus {
+        app.env("DBUS_SESSION_BUS_ADDRESS", bus);
+    }
+    if setup.ime {
         app.env("XMODIFIERS", "@im=ibus").env("LC_ALL", "C.UTF-8");
     }
     // X11 states no theme preference, so the app is dark unless told otherwise.
-    if theme == Theme::Light {
+    if setup.theme == Theme::Light {
         app.env("AGENT_CHAT_THEME", "light");
     }
     app.spawn().expect("start the app")
@@ -718,6 +986,74 @@ fn try_run(program: &str, args: &[&str], display: &str) -> Result<String, String
             String::from_utf8_lossy(&output.stderr)
         ))
     }
+}
+
+/// Screenshots of one stretch of time, in order.
+struct Watched(Vec<Shot>);
+
+impl Watched {
+    /// Whether the input field looked different in any two of them.
+    fn changed(&self) -> bool {
+        assert!(self.0.len() >= 3, "too few screenshots to tell");
+        let first = &self.0[0];
+        self.0.iter().any(|shot| !shot.input_bar_matches_all(first))
+    }
+
+    /// Whether the first of these shows the field as any screenshot of `other` does.
+    fn input_bar_matches_first_of(&self, other: &Watched) -> bool {
+        other
+            .0
+            .iter()
+            .any(|shot| self.0[0].input_bar_matches_all(shot))
+    }
+
+    fn last_name(&self) -> String {
+        self.0.last().map(Shot::name).unwrap_or_default()
+    }
+}
+
+/// One node of the tree a screen reader gets, a line of `screen_reader.py tree`.
+#[derive(Debug, Clone, PartialEq)]
+struct Accessible {
+    depth: usize,
+    role: String,
+    name: String,
+    description: String,
+    /// Sorted: AT-SPI gives them in no particular order.
+    attributes: Vec<String>,
+    /// The text and the caret's offset in it, for nodes that offer text.
+    text: Option<(String, i64)>,
+}
+
+impl Accessible {
+    fn parse(line: &str) -> Self {
+        let depth = (line.len() - line.trim_start_matches(' ').len()) / 2;
+        let fields: Vec<&str> = line.trim_start_matches(' ').split('\t').collect();
+        Self {
+            depth,
+            role: fields[0].to_owned(),
+            name: fields.get(1).copied().unwrap_or_default().to_owned(),
+            description: fields.get(2).copied().unwrap_or_default().to_owned(),
+            attributes: fields
+                .get(3)
+                .filter(|a| !a.is_empty())
+                .map(|a| {
+                    let mut attributes: Vec<String> = a.split(';').map(str::to_owned).collect();
+                    attributes.sort();
+                    attributes
+                })
+                .unwrap_or_default(),
+            text: fields
+                .get(4)
+                .zip(fields.get(5))
+                .map(|(text, caret)| ((*text).to_owned(), caret.parse().unwrap())),
+        }
+    }
+}
+
+/// The first node in `tree` with this role.
+fn by_role<'a>(tree: &'a [Accessible], role: &str) -> Option<&'a Accessible> {
+    tree.iter().find(|node| node.role == role)
 }
 
 // --- Reading the screen ------------------------------------------------------------------------
@@ -869,6 +1205,14 @@ impl Shot {
         top == other_top
             && (top..self.height)
                 .all(|y| (40..self.width).all(|x| close(self.px(x, y), other.px(x, y))))
+    }
+
+    /// Whether the input field looks exactly as in `other`, the caret included.
+    fn input_bar_matches_all(&self, other: &Shot) -> bool {
+        let (Some(top), Some(other_top)) = (self.input_bar(), other.input_bar()) else {
+            return false;
+        };
+        top == other_top && self.rgb[top * self.width * 3..] == other.rgb[top * self.width * 3..]
     }
 
     /// The scrollbar thumb's top and bottom rows, in the window's right margin.

@@ -1,0 +1,55 @@
+"""A screen reader's view of agent-chat, through AT-SPI (pyatspi, the library Orca uses).
+
+Run by tests/window.rs with Debian's /usr/bin/python3 (python3-pyatspi), on the test's own
+D-Bus session and accessibility bus:
+
+    screen_reader.py tree            the app's accessible tree, a node a line, indented by depth:
+                                     role, name, description, attributes, then for nodes with
+                                     text its text and caret offset, separated by tabs
+    screen_reader.py listen SECONDS  "listening", then each object:announcement as
+                                     "announcement<TAB>text", for SECONDS
+"""
+
+import sys
+
+import pyatspi
+from gi.repository import GLib
+
+
+def app_named(name):
+    for app in pyatspi.Registry.getDesktop(0):
+        if app is not None and app.name == name:
+            return app
+    return None
+
+
+def print_tree(node, depth=0):
+    fields = [node.getRoleName(), node.name, node.description, ";".join(node.getAttributes())]
+    try:
+        text = node.queryText()
+        fields += [text.getText(0, -1), str(text.caretOffset)]
+    except NotImplementedError:
+        pass
+    print("  " * depth + "\t".join(fields))
+    for child in node:
+        if child is not None:
+            print_tree(child, depth + 1)
+
+
+def listen(seconds):
+    def heard(event):
+        print("announcement\t" + str(event.any_data), flush=True)
+
+    pyatspi.Registry.registerEventListener(heard, "object:announcement")
+    print("listening", flush=True)
+    GLib.timeout_add(int(seconds * 1000), pyatspi.Registry.stop)
+    pyatspi.Registry.start()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "tree":
+        app = app_named("agent-chat")
+        if app is not None:
+            print_tree(app)
+    else:
+        listen(float(sys.argv[2]))
