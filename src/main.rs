@@ -1,7 +1,5 @@
 //! Opens the agent-chat window.
 
-use std::time::Duration;
-
 use agent_chat::{
     AgentChatPlugin,
     input::caret,
@@ -49,7 +47,7 @@ fn theme_choice() -> Option<ThemeChoice> {
 
 /// Run a frame only when something happens in the window (a key, the pointer, a resize, focus)
 /// or the app asks for one, plus every half second while the input's caret blinks. Once the
-/// caret rests (`input::caret`, after 10 s without input), the focused window waits for the
+/// caret rests (`input::caret`, after 10 s without input), the focused window sleeps until the
 /// next event; the unfocused one always does. An idle chat window costs nothing.
 ///
 /// Raw device events (mouse motion anywhere on the desktop) wake nothing: the app reads the
@@ -63,7 +61,7 @@ fn update_mode() -> WinitSettings {
     }
     WinitSettings {
         focused_mode: UpdateMode::reactive_low_power(caret::BLINK_INTERVAL),
-        unfocused_mode: UpdateMode::reactive_low_power(Duration::MAX),
+        unfocused_mode: UpdateMode::reactive_low_power(caret::SLEEP),
     }
 }
 

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use agent_chat::input::caret::{BLINK_INTERVAL, BLINK_TIMEOUT, CaretBlink};
+use agent_chat::input::caret::{BLINK_INTERVAL, BLINK_TIMEOUT, CaretBlink, SLEEP};
 use bevy::{
     input::{ButtonState, keyboard::Key, mouse::MouseButtonInput},
     prelude::*,
@@ -24,7 +24,7 @@ fn app_on_a_manual_clock() -> App {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
         .insert_resource(WinitSettings {
             focused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
-            unfocused_mode: UpdateMode::reactive_low_power(Duration::MAX),
+            unfocused_mode: UpdateMode::reactive_low_power(SLEEP),
         });
     app.update();
     app
@@ -88,7 +88,7 @@ fn idle_past_the_timeout(app: &mut App) {
     assert!(resting(app), "the caret rests");
     assert_eq!(
         focused_wait(app),
-        Duration::MAX,
+        SLEEP,
         "a resting caret needs no timed frames: the window waits for the next event"
     );
 }

@@ -26,6 +26,15 @@ pub const BLINK_TIMEOUT: Duration = Duration::from_secs(10);
 /// How often the widget turns its caret on or off while it blinks.
 pub const BLINK_INTERVAL: Duration = Duration::from_millis(500);
 
+/// How long a window with nothing to show waits for the next event before it runs a frame
+/// anyway: a day, which in practice is never.
+///
+/// Not `Duration::MAX`, though Bevy documents that as waiting for ever: bevy_winit 0.19 adds the
+/// wait to the frame's start instant, and when that overflows it keeps the deadline it had set
+/// before, now in the past, so the loop wakes at once, again and again (measured: 127% of a
+/// core instead of 0).
+pub const SLEEP: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// Whether the caret blinks or rests, and why.
 #[derive(Resource, Debug)]
 pub struct CaretBlink {
@@ -54,7 +63,7 @@ impl CaretBlink {
 }
 
 /// Notes the frame's input, rests or wakes the caret, and sets how long the window may sleep:
-/// half a blink while the caret blinks, for ever while it rests (every event still wakes it).
+/// half a blink while the caret blinks, [`SLEEP`] while it rests (every event still wakes it).
 ///
 /// Real time, not Bevy's virtual time: after a long sleep, virtual time advances by at most a
 /// quarter of a second, and the timeout would stretch to minutes.
@@ -97,10 +106,6 @@ pub(super) fn rest_when_idle(
     if let Some(mut settings) = settings
         && let UpdateMode::Reactive { wait, .. } = &mut settings.focused_mode
     {
-        *wait = if resting {
-            Duration::MAX
-        } else {
-            BLINK_INTERVAL
-        };
+        *wait = if resting { SLEEP } else { BLINK_INTERVAL };
     }
 }
