@@ -6,12 +6,14 @@
 //!
 //! ```sh
 //! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils \
-//!     ibus ibus-hangul dbus-daemon x11-utils
+//!     ibus ibus-hangul dbus-daemon x11-utils at-spi2-core libglib2.0-bin python3-pyatspi
 //! cargo test --test window -- --ignored
 //! ```
 //!
 //! The IME test starts ibus with its Hangul engine on a D-Bus session of its own, and types
-//! Korean key by key through it, as a Korean user's desktop would.
+//! Korean key by key through it, as a Korean user's desktop would. The screen-reader test starts
+//! the accessibility bus on such a session and reads the app with pyatspi, the library Orca uses
+//! (`tests/screen_reader.py`).
 //!
 //! Screenshots of the last run are kept under `target/tmp/window-tests/` (inside
 //! `CARGO_TARGET_DIR` when that is set); a failing check names the one it looked at.
@@ -269,11 +271,18 @@ fn the_caret_blinks_after_typing_rests_after_ten_seconds_and_blinks_again_after_
     );
 
     sleep(Duration::from_secs(12).saturating_sub(typed.elapsed()));
+    let woken_before = x.main_thread_wakeups();
     let idle = x.watch_input("idle", Duration::from_secs(2));
+    let woken = x.main_thread_wakeups() - woken_before;
     assert!(
         !idle.changed(),
         "{}: 12 s after the last key the caret stands still",
         idle.last_name()
+    );
+    // The main thread runs every frame; asleep, it does not wake. (A few for stray X events.)
+    assert!(
+        woken < 5,
+        "the resting window's main thread woke {woken} times in 2 s: it should sleep until the next event"
     );
     assert!(
         idle.input_bar_matches_first_of(&after_typing),
@@ -849,6 +858,18 @@ impl Session {
                 Some(input.to_owned())
             })
             .collect()
+    }
+
+    /// How often the app's main thread has gone to sleep and woken up since it started: its
+    /// voluntary context switches.
+    fn main_thread_wakeups(&self) -> u64 {
+        let pid = self.app.id();
+        fs::read_to_string(format!("/proc/{pid}/task/{pid}/status"))
+            .expect("the app is running")
+            .lines()
+            .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("a context-switch count")
     }
 
     /// Screenshots of the input field for `span`, as fast as they come.
