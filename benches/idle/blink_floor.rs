@@ -25,10 +25,11 @@ fn main() -> AppExit {
             }),
             ..default()
         }))
-        // The same as the app's: a frame on input, or every half second for the blink.
+        // The same as the app's while its caret blinks: a frame on a window event, or every
+        // half second for the blink; this one blinks for ever.
         .insert_resource(WinitSettings {
-            focused_mode: UpdateMode::reactive(Duration::from_millis(500)),
-            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(60)),
+            focused_mode: UpdateMode::reactive_low_power(Duration::from_millis(500)),
+            unfocused_mode: UpdateMode::reactive_low_power(Duration::from_secs(24 * 60 * 60)),
         })
         .add_systems(Startup, spawn)
         .add_systems(Update, blink)
