@@ -2,11 +2,14 @@
 # What it costs to build agent-chat, next to Bevy 0.19 with its default features (a throwaway
 # project with an empty `main`), measured in the same run on this machine.
 #
-#   bash benches/build-cost.sh [release|test|incremental ...]   (default: all three)
+#   bash benches/build-cost.sh [release|test|incremental|screen-reader ...]
+#                                          (default: the first three)
 #
 # Each clean build gets an empty target directory; wall time and peak memory come from
 # /usr/bin/time. "test" is `cargo test --no-run` with the project's dev profile, which is also
-# what `cargo run` compiles. Bevy's defaults need ALSA, udev and Wayland headers to build; the
+# what `cargo run` compiles. "screen-reader" is the clean `cargo build` (what `cargo run` compiles)
+# of the app as it ships, with the Linux screen-reader bridge, next to the same build without it
+# (`--no-default-features`). Bevy's defaults need ALSA, udev and Wayland headers to build; the
 # script installs them (Debian) if missing. Takes well over an hour on 2 cores.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -82,6 +85,11 @@ for kind in "${kinds[@]}"; do
       touch "$work/bevy-default/src/main.rs"
       CARGO_TARGET_DIR="$work/t-bevy-dev" timed "bevy-default: build after touching main.rs" "$work/bevy-default" build
       ratio "$app" "$(cat "$work/last")" ;;
+    screen-reader)
+      CARGO_TARGET_DIR="$work/t-app-reader" timed "agent-chat: cargo build" "$work/agent-chat" build
+      with=$(cat "$work/last")
+      CARGO_TARGET_DIR="$work/t-app-no-reader" timed "agent-chat: cargo build --no-default-features" "$work/agent-chat" build --no-default-features
+      awk -v a="$with" -v b="$(cat "$work/last")" 'BEGIN {printf "  with the screen-reader bridge / without: %.2f (+%.0f s)\n", a / b, a - b}' ;;
     *) echo "unknown step: $kind" >&2; exit 2 ;;
   esac
 done
