@@ -345,6 +345,7 @@ fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() 
         .unwrap_or_else(|| panic!("the agent's reply is announced, got {announcement:?}"));
     assert!(REPLIES.contains(&reply), "{reply:?} is one of the replies");
     let _ = listener.kill();
+    let _ = listener.wait();
     let rest: Vec<String> = heard.map_while(Result::ok).collect();
     assert!(rest.is_empty(), "one announcement only, got also {rest:?}");
 
