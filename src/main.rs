@@ -47,8 +47,8 @@ fn theme_choice() -> Option<ThemeChoice> {
 
 /// Run a frame only when something happens in the window (a key, the pointer, a resize, focus)
 /// or the app asks for one, plus every half second while the input's caret blinks. Once the
-/// caret rests (`input::caret`, after 10 s without input), the focused window sleeps until the
-/// next event; the unfocused one always does. An idle chat window costs nothing.
+/// caret rests (`input::caret`, after 10 s without input, or at once when the window loses
+/// focus), the window sleeps until the next event. An idle chat window costs nothing.
 ///
 /// Raw device events (mouse motion anywhere on the desktop) wake nothing: the app reads the
 /// pointer from window events only.
@@ -61,7 +61,7 @@ fn update_mode() -> WinitSettings {
     }
     WinitSettings {
         focused_mode: UpdateMode::reactive_low_power(caret::BLINK_INTERVAL),
-        unfocused_mode: UpdateMode::reactive_low_power(caret::SLEEP),
+        unfocused_mode: UpdateMode::reactive_low_power(caret::BLINK_INTERVAL),
     }
 }
 

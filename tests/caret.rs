@@ -24,7 +24,7 @@ fn app_on_a_manual_clock() -> App {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
         .insert_resource(WinitSettings {
             focused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
-            unfocused_mode: UpdateMode::reactive_low_power(SLEEP),
+            unfocused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
         });
     app.update();
     app
@@ -64,12 +64,20 @@ fn toggles(samples: &[bool]) -> usize {
     samples.windows(2).filter(|w| w[0] != w[1]).count()
 }
 
-/// How long the focused window may sleep between frames now.
+/// How long the window may sleep between frames now, focused or not (the same either way).
 fn focused_wait(app: &App) -> Duration {
-    match app.world().resource::<WinitSettings>().focused_mode {
+    let settings = app.world().resource::<WinitSettings>();
+    let wait = |mode| match mode {
         UpdateMode::Reactive { wait, .. } => wait,
         UpdateMode::Continuous => panic!("the app runs in reactive mode"),
-    }
+    };
+    let focused = wait(settings.focused_mode);
+    assert_eq!(
+        focused,
+        wait(settings.unfocused_mode),
+        "one wait for both modes"
+    );
+    focused
 }
 
 fn resting(app: &App) -> bool {

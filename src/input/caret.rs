@@ -87,6 +87,10 @@ pub(super) fn rest_when_idle(
         gained_focus = last.focused && !blink.focused;
         blink.focused = last.focused;
     }
+    if typed || composed {
+        // Keys reach only a focused window, whatever order the focus messages came in.
+        blink.focused = true;
+    }
     if typed || composed || clicked || gained_focus {
         blink.last_input = now;
     }
@@ -95,6 +99,11 @@ pub(super) fn rest_when_idle(
         return;
     }
     blink.resting = resting;
+    debug!(
+        "caret {} (focused: {})",
+        if resting { "rests" } else { "blinks" },
+        blink.focused
+    );
     for (mut cursor, mut inactive) in &mut fields {
         if resting {
             cursor.timer.pause();
@@ -103,9 +112,14 @@ pub(super) fn rest_when_idle(
         }
         inactive.set_changed();
     }
-    if let Some(mut settings) = settings
-        && let UpdateMode::Reactive { wait, .. } = &mut settings.focused_mode
-    {
-        *wait = if resting { SLEEP } else { BLINK_INTERVAL };
+    // Both modes: the window's own focus flag, which picks the mode, can lag the focus
+    // messages read here, and a blinking caret must get its frames either way.
+    if let Some(mut settings) = settings {
+        let settings = &mut *settings;
+        for mode in [&mut settings.focused_mode, &mut settings.unfocused_mode] {
+            if let UpdateMode::Reactive { wait, .. } = mode {
+                *wait = if resting { SLEEP } else { BLINK_INTERVAL };
+            }
+        }
     }
 }
