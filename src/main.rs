@@ -59,9 +59,11 @@ fn update_mode() -> WinitSettings {
     if std::env::var_os("AGENT_CHAT_CONTINUOUS").is_some() {
         return WinitSettings::game();
     }
+    // One mode, focused or not: `input::caret` changes its wait in both at once.
+    let blinking = UpdateMode::reactive_low_power(caret::BLINK_INTERVAL);
     WinitSettings {
-        focused_mode: UpdateMode::reactive_low_power(caret::BLINK_INTERVAL),
-        unfocused_mode: UpdateMode::reactive_low_power(caret::BLINK_INTERVAL),
+        focused_mode: blinking,
+        unfocused_mode: blinking,
     }
 }
 
