@@ -7,8 +7,8 @@
 //! |------------|-------------------------------------------------------------------------|
 //! | [`chat`]   | roles, messages, the log, the session record, the reply pick            |
 //! | [`input`]  | the text widget, IME text into it, its Enter as a [`chat::Submission`]  |
-//! | [`view`]   | the layout, and a row for each of the newest messages                   |
-//! | [`scroll`] | to the newest row on each submission, else where wheel and keys take it |
+//! | [`view`]   | the layout, and a row for each message in or near the view              |
+//! | [`scroll`] | the virtual list: which rows to mount, where the view is, the scrollbar |
 //! | [`theme`]  | palette, font, and the table that maps a role to its look               |
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
 //! | [`exit`]   | Escape quits                                                            |
@@ -62,8 +62,9 @@ pub enum AppSystems {
     ReadInput,
     /// Normalize submissions, pick replies, and log the messages.
     Record,
-    /// Mount a row for each newly logged message.
+    /// Mount rows for the messages the view wants (the newest, after a submission) and retire
+    /// the rest.
     SpawnRows,
-    /// Scroll the conversation to its newest row.
+    /// Put the mounted rows in place for where the view is.
     Scroll,
 }

@@ -1,8 +1,36 @@
-//! How the conversation scrolls: to the newest row whenever rows arrive, and otherwise where the
-//! user takes it, with the mouse wheel, the page keys (while the input keeps focus) or the
-//! scrollbar beside it.
+//! A scrolling column onto a list too long to lay out: a virtual list. Only the items in and
+//! near the view have UI nodes; every other item is a height in [`Heights`], so layout and
+//! drawing cost what the window shows, not what the list holds.
+//!
+//! Where the view is, is an item and a distance into it (the *anchor*, the item at the view's
+//! top), not a pixel offset from the list's top: what the user reads stays put when items above
+//! it change height, and no `f32` has to hold an offset millions of pixels long. Or the view
+//! *follows the end*: the last item stays at the bottom, as after each submission.
+//!
+//! The mounted items hang in an [`ItemColumn`], placed so that the anchor item's top is the
+//! anchor's distance above the view's top; the items before the anchor hang above the column in
+//! its [`Overhang`], whose bottom is the column's top. Layout places both in the frame they are
+//! mounted, whatever their heights turn out to be, so an estimate that was wrong moves nothing
+//! on screen. Following the end, the column instead stands on the view's bottom edge (and starts
+//! at its top while the list is shorter than the view).
+//!
+//! Each frame:
+//! 1. input (`ReadInput`): wheel, page keys and the scrollbar move the anchor;
+//! 2. the list's owner spawns the items of [`VirtualList::wanted`] as children of the list, each
+//!    with an [`Item`], and despawns those no longer wanted (the view does, in `SpawnRows`);
+//! 3. [`arrange`] moves them into the overhang and the column, in order, and places the column
+//!    (`Scroll`);
+//! 4. after layout, [`settle`] measures the mounted items and reads back where the view came
+//!    to be: the anchor, and whether the end is in view;
+//! 5. the scrollbar's thumb is placed for the whole list, from the heights.
+//!
+//! This module knows nothing of messages: the view tells it each item's [`Shape`] and how to
+//! estimate a height from one.
+
+use std::ops::Range;
 
 use bevy::{
+    a11y::AccessibilityNode,
     input::mouse::{MouseScrollUnit, MouseWheel},
     math::Affine2,
     prelude::*,
@@ -16,8 +44,11 @@ use bevy::{
 use crate::{
     AppSystems,
     theme::{self, Paint},
-    view::Conversation,
 };
+
+mod heights;
+
+pub use heights::{Estimate, Heights, Shape};
 
 pub(super) fn plugin(app: &mut App) {
     // Registered by the window plugin too; headless apps have none.
@@ -26,18 +57,345 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 (scroll_by_user, drag_scrollbar).in_set(AppSystems::ReadInput),
-                scroll_to_newest.in_set(AppSystems::Scroll),
+                arrange.in_set(AppSystems::Scroll),
             ),
         )
         .add_systems(
             PostUpdate,
-            (
-                (settle_scroll, show_scrollbar_when_needed).after(UiSystems::Layout),
-                place_thumb
-                    .in_set(UiSystems::Layout)
-                    .after(ui_layout_system),
-            ),
+            (settle, (place_thumb, show_scrollbar_when_needed))
+                .chain()
+                .in_set(UiSystems::Layout)
+                .after(ui_layout_system),
         );
+}
+
+/// How far beyond the view items are mounted, in views: below it while anchored, above it
+/// while following the end. Enough that the view is filled where the estimates of the rows'
+/// heights were too tall, and that items are measured before they scroll into view, so the
+/// scrollbar does not shift under the pointer.
+pub const OVERSCAN: f32 = 1.0;
+
+/// The size assumed for a list that layout has not sized yet (its first frame, or a headless
+/// app without UI layout), in logical pixels: about the default window's.
+pub const UNSIZED_VIEW: f32 = 600.0;
+
+/// The width assumed, likewise, for estimating heights before layout: the default window's.
+pub const UNSIZED_WIDTH: f32 = 800.0;
+
+/// A column that scrolls through a list of items, mounting only those near its view.
+///
+/// Put it on a node that clips its content (`Overflow::clip_y()`), with an [`item_column`] as
+/// its one child; see the module's documentation for how the two place the items.
+#[derive(Component, Debug)]
+pub struct VirtualList {
+    heights: Heights,
+    /// The item at the view's top and how far the view starts into it, in logical pixels.
+    anchor: (usize, f32),
+    /// Whether the view keeps the last item at its bottom.
+    follows_end: bool,
+    /// The view's height as last laid out, in logical pixels; 0 before layout.
+    view: f32,
+}
+
+/// A mounted item of a [`VirtualList`]: its index in the list.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Item(pub usize);
+
+impl VirtualList {
+    /// An empty list whose items are `gap` apart and estimated with `estimate` until measured.
+    pub fn new(gap: f32, estimate: Estimate) -> Self {
+        let mut heights = Heights::new(gap, estimate);
+        heights.set_width(UNSIZED_WIDTH);
+        Self {
+            heights,
+            anchor: (0, 0.0),
+            follows_end: true,
+            view: 0.0,
+        }
+    }
+
+    /// How many items the list holds.
+    pub fn len(&self) -> usize {
+        self.heights.len()
+    }
+
+    /// True while the list holds no item.
+    pub fn is_empty(&self) -> bool {
+        self.heights.is_empty()
+    }
+
+    /// Appends an item. It is mounted once it comes into view, which it does at once if the
+    /// view follows the end.
+    pub fn push(&mut self, shape: Shape) {
+        self.heights.push(shape);
+    }
+
+    /// The items' heights, measured or estimated.
+    pub fn heights(&self) -> &Heights {
+        &self.heights
+    }
+
+    /// Whether the view keeps the last item at its bottom.
+    pub fn follows_end(&self) -> bool {
+        self.follows_end
+    }
+
+    /// The item at the view's top, and how far into it (its height plus the gap below it) the
+    /// view starts, in logical pixels.
+    pub fn anchor(&self) -> (usize, f32) {
+        self.anchor
+    }
+
+    /// The view's height in logical pixels, as last laid out.
+    pub fn view(&self) -> f32 {
+        if self.view > 0.0 {
+            self.view
+        } else {
+            UNSIZED_VIEW
+        }
+    }
+
+    /// From now on, keep the last item at the bottom of the view.
+    pub fn follow_end(&mut self) {
+        self.follows_end = true;
+    }
+
+    /// How far the view's top is from the list's top, in logical pixels.
+    pub fn offset(&self) -> f64 {
+        if self.follows_end {
+            return self.end_offset();
+        }
+        let (item, into) = self.anchor;
+        self.heights.top_of(item.min(self.len())) + f64::from(into)
+    }
+
+    /// The offset at which the last item's bottom meets the view's.
+    fn end_offset(&self) -> f64 {
+        (self.heights.total() - f64::from(self.view())).max(0.0)
+    }
+
+    /// Puts the view's top `offset` logical pixels below the list's top; from the end's offset
+    /// on, the view follows the end.
+    pub fn scroll_to(&mut self, offset: f64) {
+        if offset >= self.end_offset() {
+            self.follows_end = true;
+        } else {
+            self.follows_end = false;
+            self.anchor = self.heights.locate(offset);
+        }
+    }
+
+    /// Moves the view by `distance` logical pixels, down for positive ones.
+    pub fn scroll_by(&mut self, distance: f64) {
+        // From the anchor rather than from `offset()`: following the end, `offset()` is the
+        // estimated total less the view, while the anchor is where the view really is.
+        let (item, into) = self.anchor;
+        let from = self.heights.top_of(item.min(self.len())) + f64::from(into);
+        self.scroll_to((from + distance).max(0.0));
+    }
+
+    /// The items to mount: from the anchor down, or back from the end, until the view and
+    /// [`OVERSCAN`] more are covered by their (measured or estimated) heights.
+    pub fn wanted(&self) -> Range<usize> {
+        let len = self.len();
+        let reach = self.view() * (1.0 + OVERSCAN);
+        if self.follows_end {
+            let mut first = len;
+            let mut covered = 0.0;
+            while first > 0 && covered < reach {
+                first -= 1;
+                covered += self.heights.extent(first);
+            }
+            return first..len;
+        }
+        let (first, into) = self.anchor;
+        let first = first.min(len);
+        let mut end = first;
+        let mut covered = -into;
+        while end < len && covered < reach {
+            covered += self.heights.extent(end);
+            end += 1;
+        }
+        first..end
+    }
+}
+
+/// The column that holds a [`VirtualList`]'s mounted items from its anchor on, placed so that
+/// the anchor's item is where the view wants it.
+#[derive(Component, Debug, Default)]
+pub struct ItemColumn;
+
+/// The mounted items before the anchor, hanging above the [`ItemColumn`]: its bottom is the
+/// column's top, so they need no height known in advance to sit right.
+#[derive(Component, Debug, Default)]
+pub struct Overhang;
+
+/// The one child of a [`VirtualList`]'s node: the [`ItemColumn`] with its [`Overhang`], items
+/// `gap` apart.
+///
+/// Both are transparent to screen readers (generic containers), which see the list's items as
+/// its children, in order.
+pub fn item_column(gap: f32) -> impl Bundle {
+    (
+        Name::new("Item column"),
+        ItemColumn,
+        AccessibilityNode(accesskit::Node::new(accesskit::Role::GenericContainer)),
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(0),
+            right: px(0),
+            flex_direction: FlexDirection::Column,
+            row_gap: px(gap),
+            ..default()
+        },
+        children![(
+            Name::new("Overhang"),
+            Overhang,
+            AccessibilityNode(accesskit::Node::new(accesskit::Role::GenericContainer)),
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(0),
+                right: px(0),
+                // Its bottom edge on the column's top edge, one gap above the anchor's item.
+                bottom: percent(100),
+                padding: UiRect::bottom(px(gap)),
+                flex_direction: FlexDirection::Column,
+                row_gap: px(gap),
+                ..default()
+            },
+        )],
+    )
+}
+
+/// Puts each list's mounted items (its children with an [`Item`], new ones among them) in
+/// order into the overhang and the column, and places the column: its top the anchor's distance
+/// above the view's, or, following the end, its bottom on the view's bottom and all items in
+/// it. Touches nothing while that is already so, so a still list costs layout nothing.
+fn arrange(
+    lists: Query<(&VirtualList, &Children)>,
+    mut columns: Query<(Entity, &mut Node, &Children), With<ItemColumn>>,
+    overhangs: Query<(Entity, Option<&Children>), With<Overhang>>,
+    items: Query<&Item>,
+    mut commands: Commands,
+) {
+    for (list, list_children) in &lists {
+        let Some(column) = list_children.iter().find(|&child| columns.contains(child)) else {
+            continue;
+        };
+        let Ok((column, mut node, column_children)) = columns.get_mut(column) else {
+            continue;
+        };
+        let Some((overhang, overhang_children)) = column_children
+            .iter()
+            .find_map(|child| overhangs.get(child).ok())
+        else {
+            continue;
+        };
+        let hanging = overhang_children.map_or(&[][..], |children| &children[..]);
+        let standing = column_children.iter().filter(|&child| child != overhang);
+        let split = if list.follows_end { 0 } else { list.anchor.0 };
+        let in_place = hanging
+            .iter()
+            .all(|&item| items.get(item).is_ok_and(|&Item(i)| i < split))
+            && standing
+                .clone()
+                .all(|item| items.get(item).is_ok_and(|&Item(i)| i >= split));
+        let new = list_children.iter().any(|child| items.contains(child));
+        if !in_place || new {
+            let mut mounted: Vec<(usize, Entity)> = hanging
+                .iter()
+                .copied()
+                .chain(standing)
+                .chain(list_children.iter())
+                .filter_map(|entity| items.get(entity).ok().map(|&Item(i)| (i, entity)))
+                .collect();
+            mounted.sort_unstable_by_key(|&(i, _)| i);
+            let at = mounted.partition_point(|&(i, _)| i < split);
+            let (before, from) = mounted.split_at(at);
+            let entities = |items: &[(usize, Entity)]| -> Vec<Entity> {
+                items.iter().map(|&(_, entity)| entity).collect()
+            };
+            // Adding a child moves it to the end, from wherever it was: the overhang ends up
+            // with the items before the anchor, in order, and the column with the overhang
+            // first and the rest after it. (`replace_children` would leave an item that moved
+            // listed under its old parent too.)
+            commands.entity(overhang).add_children(&entities(before));
+            commands.entity(column).add_children(&entities(from));
+        }
+        let (top, bottom, min_height) = if list.follows_end {
+            (Val::Auto, px(0), percent(100))
+        } else {
+            (px(-list.anchor.1), Val::Auto, Val::Auto)
+        };
+        if (node.top, node.bottom, node.min_height) != (top, bottom, min_height) {
+            node.top = top;
+            node.bottom = bottom;
+            node.min_height = min_height;
+        }
+    }
+}
+
+/// After layout: records the heights of the mounted items and where the view came to be.
+///
+/// The view's top falls in the first mounted item whose extent (height and gap) reaches below
+/// it; that item is the anchor from now on. The view follows the end while the last item's
+/// bottom is in view, whether a submission took it there or the user did.
+fn settle(
+    mut lists: Query<(
+        &mut VirtualList,
+        &ComputedNode,
+        &UiGlobalTransform,
+        &Children,
+    )>,
+    columns: Query<&Children, With<ItemColumn>>,
+    overhangs: Query<&Children, With<Overhang>>,
+    items: Query<(&Item, &ComputedNode, &UiGlobalTransform)>,
+) {
+    for (mut list, area, area_transform, list_children) in &mut lists {
+        if area.size.y <= 0.0 {
+            // Not laid out (a headless app without UI layout): keep what input asked for.
+            continue;
+        }
+        let to_logical = area.inverse_scale_factor;
+        list.view = area.size.y * to_logical;
+        list.heights.set_width(area.size.x * to_logical);
+        let Some(column) = list_children
+            .iter()
+            .find_map(|child| columns.get(child).ok())
+        else {
+            continue;
+        };
+        // In order: the overhang's items, then the column's own.
+        let hanging = column
+            .iter()
+            .filter_map(|child| overhangs.get(child).ok())
+            .flat_map(|children| children.iter());
+        let mounted = hanging.chain(column.iter());
+
+        let view_top = area_transform.translation.y - area.size.y / 2.0;
+        let view_bottom = view_top + area.size.y;
+        let mut anchor = None;
+        let mut last = None;
+        for (&Item(index), node, transform) in mounted.filter_map(|child| items.get(child).ok()) {
+            if index >= list.len() {
+                continue;
+            }
+            list.heights.measure(index, node.size.y * to_logical);
+            let top = transform.translation.y - node.size.y / 2.0;
+            let extent = list.heights.extent(index) / to_logical;
+            if anchor.is_none() && top + extent > view_top {
+                anchor = Some((index, ((view_top - top) * to_logical).max(0.0)));
+            }
+            last = Some((index, top + node.size.y));
+        }
+        if let Some(anchor) = anchor {
+            list.anchor = anchor;
+        }
+        list.follows_end = match last {
+            Some((index, bottom)) => index + 1 == list.len() && bottom <= view_bottom + 0.5,
+            None => true,
+        };
+    }
 }
 
 /// How wide the scrollbar is, in logical pixels.
@@ -47,17 +405,17 @@ pub const SCROLLBAR_WIDTH: f32 = 8.0;
 /// to grab.
 pub const MIN_THUMB_LENGTH: f32 = 3.0 * SCROLLBAR_WIDTH;
 
-/// The scrollbar's track, beside the scrolling area it shows and moves.
+/// The scrollbar's track, beside the list it shows and moves.
 #[derive(Component, Debug)]
 pub struct Scrollbar {
-    /// The scrolling area.
+    /// The [`VirtualList`] entity.
     pub target: Entity,
 }
 
-/// The part of a [`Scrollbar`] that shows which share of the area is in view, and where.
+/// The part of a [`Scrollbar`] that shows which share of the list is in view, and where.
 ///
-/// Not a layout node: its size and place come from the area's scroll state, which is only
-/// known once layout has run, so `place_thumb` sets them right after layout, in the same
+/// Not a layout node: its size and place come from the list's heights and anchor, which are
+/// only known once layout has run, so `place_thumb` sets them right after layout, in the same
 /// frame. It carries what a laid-out node would have for the UI renderer to draw it.
 #[derive(Component, Debug, Default)]
 #[require(
@@ -70,20 +428,18 @@ pub struct Scrollbar {
     ZIndex
 )]
 pub struct ScrollbarThumb {
-    /// While dragged: the pointer's height and the area's offset when the drag began, in
-    /// logical pixels.
-    drag_from: Option<(f32, f32)>,
+    /// While dragged: the pointer's height when the drag began, and the list's offset then,
+    /// in logical pixels.
+    drag_from: Option<(f32, f64)>,
 }
 
-/// The scrollbar for `conversation`, in the window's margin right of the area, so it takes no
-/// width from the rows. Dragging the thumb scrolls the area; a click on the track pages
-/// toward the click.
-pub fn scrollbar(conversation: Entity) -> impl Bundle {
+/// The scrollbar for `list`, in the window's margin right of the list, so it takes no width
+/// from the rows. Dragging the thumb scrolls the list; a click on the track pages toward the
+/// click.
+pub fn scrollbar(list: Entity) -> impl Bundle {
     (
         Name::new("Scrollbar"),
-        Scrollbar {
-            target: conversation,
-        },
+        Scrollbar { target: list },
         Node {
             position_type: PositionType::Absolute,
             // In the margin between the area and the window's edge.
@@ -101,10 +457,10 @@ pub fn scrollbar(conversation: Entity) -> impl Bundle {
     )
 }
 
-/// Where the thumb goes on a track of `track` length, for an area showing `visible` of
+/// Where the thumb goes on a track of `track` length, for a list showing `visible` of
 /// `content`, scrolled down by `offset` (all in one unit): its length and its distance from
 /// the track's top.
-fn thumb_along(track: f32, visible: f32, content: f32, offset: f32, min_length: f32) -> (f32, f32) {
+fn thumb_along(track: f64, visible: f64, content: f64, offset: f64, min_length: f64) -> (f64, f64) {
     if content <= visible {
         return (track, 0.0);
     }
@@ -116,30 +472,33 @@ fn thumb_along(track: f32, visible: f32, content: f32, offset: f32, min_length: 
     )
 }
 
-/// Sizes and places each thumb from its area's scroll state, right after layout computed it.
+/// Sizes and places each thumb for the whole list, right after [`settle`] found where the
+/// view is.
 fn place_thumb(
-    areas: Query<&ComputedNode, Without<ScrollbarThumb>>,
-    tracks: Query<
-        (&Scrollbar, &ComputedNode, &UiGlobalTransform, &Children),
-        Without<ScrollbarThumb>,
+    lists: Query<&VirtualList>,
+    tracks: Query<(&Scrollbar, &ComputedNode, &UiGlobalTransform, &Children)>,
+    mut thumbs: Query<
+        (&mut ComputedNode, &mut UiGlobalTransform),
+        (With<ScrollbarThumb>, Without<Scrollbar>),
     >,
-    mut thumbs: Query<(&mut ComputedNode, &mut UiGlobalTransform), With<ScrollbarThumb>>,
 ) {
     for (bar, track, track_transform, children) in &tracks {
-        let Ok(area) = areas.get(bar.target) else {
+        let Ok(list) = lists.get(bar.target) else {
             continue;
         };
-        // Physical pixels throughout, as layout leaves them.
+        // Logical pixels for the list, physical ones on screen.
+        let to_physical = f64::from(track.inverse_scale_factor).recip();
+        let track_length = f64::from(track.size.y);
         let (length, from_top) = thumb_along(
-            track.size.y,
-            area.size.y,
-            area.content_size.y,
-            area.scroll_position.y,
-            MIN_THUMB_LENGTH / track.inverse_scale_factor,
+            track_length,
+            f64::from(list.view()) * to_physical,
+            list.heights.total() * to_physical,
+            list.offset() * to_physical,
+            f64::from(MIN_THUMB_LENGTH) * to_physical,
         );
-        let size = Vec2::new(track.size.x, length);
+        let size = Vec2::new(track.size.x, length as f32);
         // A node's transform is at its centre.
-        let centre = Vec2::new(0.0, from_top + (length - track.size.y) / 2.0);
+        let centre = Vec2::new(0.0, (from_top + (length - track_length) / 2.0) as f32);
         let transform =
             UiGlobalTransform::from(track_transform.affine() * Affine2::from_translation(centre));
         let radius = size.x / 2.0;
@@ -165,8 +524,9 @@ fn place_thumb(
 ///
 /// The pointer comes from [`CursorMoved`], which keeps reporting while a pressed button holds
 /// the pointer, even beyond the window's edge (the window's own cursor position stops there).
-/// Drag distance becomes scroll offset by the inverse of `place_thumb`'s mapping (hidden content
-/// over the thumb's travel), so the thumb stays under the pointer, at its shortest length too.
+/// Drag distance becomes list offset by the inverse of `place_thumb`'s mapping (hidden content
+/// over the thumb's travel), so the thumb stays under the pointer, at its shortest length too,
+/// and a drag from the top of the track to its bottom passes through the whole list.
 fn drag_scrollbar(
     buttons: Res<ButtonInput<MouseButton>>,
     mut moves: MessageReader<CursorMoved>,
@@ -183,7 +543,7 @@ fn drag_scrollbar(
         &UiGlobalTransform,
         &ChildOf,
     )>,
-    mut areas: Query<(&mut ScrollPosition, &ComputedNode), Without<ScrollbarThumb>>,
+    mut lists: Query<&mut VirtualList>,
 ) {
     if let Some(moved) = moves.read().last() {
         *pointer = Some(moved.position);
@@ -197,28 +557,29 @@ fn drag_scrollbar(
         else {
             continue;
         };
-        let Ok((mut scroll, area)) = areas.get_mut(bar.target) else {
+        let Ok(mut list) = lists.get_mut(bar.target) else {
             continue;
         };
-        // UI geometry is in physical pixels; `ScrollPosition`, like the pointer, in logical ones.
-        let physical = logical / track.inverse_scale_factor;
+        // UI geometry is in physical pixels; the list, like the pointer, in logical ones.
+        let to_logical = track.inverse_scale_factor;
+        let physical = logical / to_logical;
         if buttons.just_pressed(MouseButton::Left) && shown.get() {
             if thumb_node.contains_point(*thumb_transform, physical) {
-                thumb.drag_from = Some((logical.y, scroll.y));
+                thumb.drag_from = Some((logical.y, list.offset()));
             } else if track.contains_point(*track_transform, physical) {
-                let page = area.size.y * area.inverse_scale_factor;
+                let page = f64::from(list.view());
                 let above = physical.y < thumb_transform.translation.y;
-                scroll.y = (scroll.y + if above { -page } else { page }).max(0.0);
+                list.scroll_by(if above { -page } else { page });
             }
         }
         if let Some((from_y, from_offset)) = thumb.drag_from
             && buttons.pressed(MouseButton::Left)
         {
-            let hidden = (area.content_size.y - area.size.y).max(0.0);
-            let per_pixel = hidden / (track.size.y - thumb_node.size.y).max(1.0);
-            let offset = (from_offset + (logical.y - from_y) * per_pixel).max(0.0);
-            if offset != scroll.y {
-                scroll.y = offset;
+            let hidden = (list.heights.total() - f64::from(list.view())).max(0.0);
+            let travel = f64::from((track.size.y - thumb_node.size.y) * to_logical).max(1.0);
+            let offset = from_offset + f64::from(logical.y - from_y) * hidden / travel;
+            if offset != list.offset() {
+                list.scroll_to(offset.max(0.0));
             }
         }
     }
@@ -227,87 +588,57 @@ fn drag_scrollbar(
 /// How far one wheel notch moves: about one line of text.
 pub const LINE: f32 = theme::FONT_SIZE * 1.5;
 
-/// Scrolls to the end whenever rows were mounted, in the same frame.
-///
-/// Layout (in `PostUpdate`) clamps the offset to the content, so "as far as it goes" lands the
-/// newest row fully in view before the frame is drawn. Nothing else moves the view on its own,
-/// so a user who scrolled up to read stays there until the next submission.
-fn scroll_to_newest(
-    conversation: Single<&mut ScrollPosition, (With<Conversation>, Changed<Conversation>)>,
-) {
-    conversation.into_inner().y = f32::MAX;
-}
-
 /// Wheel and touchpad scroll by their delta; PageUp and PageDown by a page; Ctrl+Home and
-/// Ctrl+End jump to the oldest and newest rows. Keys the text field does not use, so typing is
+/// Ctrl+End jump to the first and last items. Keys the text field does not use, so typing is
 /// never interrupted.
 fn scroll_by_user(
     mut wheel: MessageReader<MouseWheel>,
     keys: Res<ButtonInput<KeyCode>>,
-    conversation: Single<(&mut ScrollPosition, &ComputedNode), With<Conversation>>,
+    list: Single<&mut VirtualList>,
 ) {
-    let (mut scroll, area) = conversation.into_inner();
-    let page = (area.size().y * area.inverse_scale_factor() - LINE).max(LINE);
+    let mut list = list.into_inner();
+    let page = f64::from((list.view() - LINE).max(LINE));
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
 
-    let mut y = scroll.y;
+    let mut distance = 0.0;
     for notch in wheel.read() {
-        y -= match notch.unit {
+        distance -= f64::from(match notch.unit {
             MouseScrollUnit::Line => notch.y * LINE,
             MouseScrollUnit::Pixel => notch.y,
-        };
+        });
     }
     if keys.just_pressed(KeyCode::PageUp) {
-        y -= page;
+        distance -= page;
     }
     if keys.just_pressed(KeyCode::PageDown) {
-        y += page;
+        distance += page;
+    }
+    if distance != 0.0 {
+        list.scroll_by(distance);
     }
     if ctrl && keys.just_pressed(KeyCode::Home) {
-        y = 0.0;
+        list.scroll_to(0.0);
     }
     if ctrl && keys.just_pressed(KeyCode::End) {
-        y = f32::MAX;
-    }
-    // Above the top is the top; past the end, layout clamps.
-    let y = y.max(0.0);
-    if y != scroll.y {
-        scroll.y = y;
+        list.follow_end();
     }
 }
 
-/// Shows the scrollbar only while the conversation is taller than its area: a thumb as long as
-/// the track would say nothing.
+/// Shows the scrollbar only while the list is taller than its view: a thumb as long as the
+/// track would say nothing.
 fn show_scrollbar_when_needed(
-    // Every frame: layout updates the content size without flagging the node as changed.
-    areas: Query<&ComputedNode, With<Conversation>>,
+    lists: Query<&VirtualList>,
     mut bars: Query<(&Scrollbar, &mut Visibility)>,
 ) {
     for (bar, mut visibility) in &mut bars {
-        let Ok(area) = areas.get(bar.target) else {
+        let Ok(list) = lists.get(bar.target) else {
             continue;
         };
-        let overflows = area.content_size().y > area.size().y + 0.5;
+        let overflows = list.heights.total() > f64::from(list.view()) + 0.5;
         visibility.set_if_neq(if overflows {
             Visibility::Inherited
         } else {
             Visibility::Hidden
         });
-    }
-}
-
-/// Copies the offset layout actually used back into [`ScrollPosition`].
-///
-/// "The end" is written as `f32::MAX` and layout clamps it; left like that, a wheel notch up
-/// from the end would subtract from `f32::MAX` and move nothing. Only a laid-out area (one with
-/// a size) is settled: a headless app without UI layout keeps what was written.
-fn settle_scroll(conversation: Single<(&mut ScrollPosition, &ComputedNode), With<Conversation>>) {
-    let (mut scroll, area) = conversation.into_inner();
-    if area.size().y <= 0.0 {
-        return;
-    }
-    let used = area.scroll_position.y * area.inverse_scale_factor();
-    if (scroll.y - used).abs() > 0.5 {
-        scroll.y = used;
     }
 }

@@ -7,17 +7,23 @@ use bevy::{
     text::DEFAULT_FONT_DATA,
     window::{PrimaryWindow, WindowTheme, WindowThemeChanged},
 };
-use skrifa::{FontRef, MetadataProvider};
+use skrifa::{
+    FontRef, MetadataProvider,
+    charmap::Charmap,
+    instance::{LocationRef, Size},
+    metrics::GlyphMetrics,
+};
 
 use crate::chat::Role;
 
 pub(super) fn plugin(app: &mut App) {
-    let font = load_font(BUNDLED_FONT);
+    let bytes = usable_font(BUNDLED_FONT);
     app.world_mut()
         .resource_mut::<Assets<Font>>()
-        .insert(FONT.id(), font)
+        .insert(FONT.id(), Font::from_bytes(bytes.to_vec()))
         .expect("a fixed handle is always a valid asset id");
-    app.init_resource::<Theme>()
+    app.insert_resource(TextMetrics::new(bytes))
+        .init_resource::<Theme>()
         // Both registered by Bevy's window and camera plugins too; headless apps have neither.
         .add_message::<WindowThemeChanged>()
         .init_resource::<ClearColor>()
@@ -34,12 +40,18 @@ const BUNDLED_FONT: &[u8] = include_bytes!("../assets/fonts/AgentChatHangul.ttf"
 ///
 /// The bundled file cannot go missing at run time (a missing file fails the build), so the
 /// fault left to handle is a damaged one: the app still starts, readable for Latin text.
-pub fn load_font(bytes: &[u8]) -> Font {
+pub fn load_font(bytes: &'static [u8]) -> Font {
+    Font::from_bytes(usable_font(bytes).to_vec())
+}
+
+/// `bytes` if they are a readable font with Hangul glyphs; otherwise Bevy's built-in font,
+/// after a one-line warning (see [`load_font`]).
+fn usable_font(bytes: &'static [u8]) -> &'static [u8] {
     match check_hangul_font(bytes) {
-        Ok(()) => Font::from_bytes(bytes.to_vec()),
+        Ok(()) => bytes,
         Err(problem) => {
             warn!("{problem}; using Bevy's built-in font instead, so Korean text will not render");
-            Font::from_bytes(DEFAULT_FONT_DATA.to_vec())
+            DEFAULT_FONT_DATA
         }
     }
 }
@@ -62,6 +74,37 @@ pub const FONT: Handle<Font> = uuid_handle!("5f0c3b0e-5d7e-4c61-9a53-6f1f0c8a2b7
 
 /// Text size of rows and input, in logical pixels.
 pub const FONT_SIZE: f32 = 20.0;
+
+/// How wide each character of the app's font is at [`FONT_SIZE`]: what an estimate of a text's
+/// wrapped height starts from, before layout has shaped it.
+///
+/// Glyph advances only, without kerning or shaping, so a measure is close, not exact; the list
+/// replaces the estimate with the laid-out height once a row is mounted (`scroll::Heights`).
+#[derive(Resource)]
+pub struct TextMetrics {
+    charmap: Charmap<'static>,
+    glyphs: GlyphMetrics<'static>,
+}
+
+impl TextMetrics {
+    /// The metrics of `font`, which [`check_hangul_font`] has accepted (or Bevy's own font).
+    fn new(font: &'static [u8]) -> Self {
+        let font = FontRef::new(font)
+            .or_else(|_| FontRef::new(DEFAULT_FONT_DATA))
+            .expect("Bevy's built-in font is readable");
+        Self {
+            charmap: font.charmap(),
+            glyphs: font.glyph_metrics(Size::new(FONT_SIZE), LocationRef::default()),
+        }
+    }
+
+    /// How far `c` advances the pen, in logical pixels; a character the font lacks is drawn,
+    /// and measured, as the font's empty box.
+    pub fn advance(&self, c: char) -> f32 {
+        let glyph = self.charmap.map(c).unwrap_or_default();
+        self.glyphs.advance_width(glyph).unwrap_or(FONT_SIZE)
+    }
+}
 
 /// The font every text in the app uses.
 pub fn text_font() -> TextFont {

@@ -1,6 +1,7 @@
-//! What the user sees: the window's layout, and a row for each of the newest logged messages.
+//! What the user sees: the window's layout, and the conversation as a virtual list of rows,
+//! one per logged message, mounted while in or near the view.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, ops::Range};
 
 use accesskit::{Live, Role as AccessRole};
 use bevy::{a11y::AccessibilityNode, prelude::*};
@@ -9,36 +10,30 @@ use crate::{
     AppSystems,
     a11y::accessible,
     chat::{Message, MessageLog, Role},
-    input, scroll,
-    theme::{self, Paint, RoleStyle, Theme},
+    input,
+    scroll::{self, Item, Shape, VirtualList},
+    theme::{self, Paint, RoleStyle, TextMetrics, Theme},
 };
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_layout)
-        .add_systems(Update, spawn_rows.in_set(AppSystems::SpawnRows));
+        .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));
 }
 
-/// How many of the newest messages the conversation shows: 50 exchanges.
-///
-/// Every UI node costs time in every frame (layout, stacking, clipping, rendering), so a row per
-/// message would make an idle frame 300 times slower at 100,000 messages than at 100
-/// (`cargo bench --profile dev --bench frame`). The log keeps every message; the screen keeps
-/// the newest ones, and the oldest row leaves as a new one arrives.
-pub const ROWS_SHOWN: usize = 100;
-
-/// The scrolling column holding a row for each of the newest [`ROWS_SHOWN`] messages, in log
-/// order.
+/// The scrolling column of the conversation: a [`VirtualList`] with one item per logged
+/// message, in log order, of which only the rows in and near the view are mounted.
 #[derive(Component, Debug, Default)]
-#[require(ScrollPosition)]
 pub struct Conversation {
-    /// How many log entries the view has handled (shown, or skipped as already too old).
-    seen: usize,
+    /// The items mounted as rows: the list's [`wanted`](VirtualList::wanted) range, as of this
+    /// frame.
+    mounted: Range<usize>,
 }
 
 /// A row in the conversation, pointing at the [`Message`](struct@Message) entity it shows.
 ///
-/// The row holds the role's [`RowClass`](theme::RowClass) and alignment; its one child, a
-/// [`Bubble`], holds the border, and the bubble's one child the label text.
+/// The row holds the role's [`RowClass`](theme::RowClass) and alignment, and its place in the
+/// log as a list [`Item`]; its one child, a [`Bubble`], holds the border, and the bubble's one
+/// child the label text.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MessageRow {
     /// The message entity shown.
@@ -63,16 +58,18 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
         .spawn((
             Name::new("Conversation"),
             Conversation::default(),
+            VirtualList::new(ROW_GAP, estimate_row),
             accessible(AccessRole::List, "대화"),
             Node {
+                // All the height the input leaves, however many rows it holds.
                 flex_grow: 1.0,
-                // Lets the column shrink below its content, so it scrolls instead of growing.
                 min_height: px(0),
-                flex_direction: FlexDirection::Column,
-                row_gap: px(8),
-                overflow: Overflow::scroll_y(),
+                // What is not in view is not drawn; rows are placed by the list, not by
+                // scrolling this node.
+                overflow: Overflow::clip_y(),
                 ..default()
             },
+            children![scroll::item_column(ROW_GAP)],
         ))
         .id();
     let pane = commands
@@ -116,63 +113,128 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
         ));
 }
 
-/// Mounts a row for every newly logged message, oldest first, and retires the oldest rows so
-/// that at most [`ROWS_SHOWN`] remain.
+/// Keeps a row mounted for each message the view wants, and only for those.
 ///
-/// Only the new tail of the log is visited, and rows that would leave at once (a burst larger
-/// than the screen keeps) are never built, so a submission costs the same however long the
-/// conversation already is.
+/// New messages become items of the list (their [`Shape`], for estimating their height) and take
+/// the view to the newest. Then the rows that left the wanted range are despawned and those that
+/// entered it spawned, before or after the rows that stay, so the children stay in log order and
+/// a row in view is never rebuilt. The work is the new messages plus the rows that come and go:
+/// none of it grows with the log.
 ///
 /// For screen readers, the list says how many messages there are, each row where it stands
-/// among them, and the newest reply of the frame is a polite live region: it is read out once,
-/// when it appears, without moving focus. One per frame, so a burst of replies is one
-/// announcement, not a queue of them; the user's own lines are never read back.
-fn spawn_rows(
+/// among them, and the newest reply logged in the frame is a polite live region: it is read out
+/// once, when it appears, without moving focus. One per frame, so a burst of replies is one
+/// announcement, not a queue of them; the user's own lines are never read back, nor are old
+/// replies mounted again by scrolling.
+fn mount_rows(
     log: Res<MessageLog>,
+    metrics: Res<TextMetrics>,
     messages: Query<(&Message, &Role)>,
     conversation: Single<(
         Entity,
         &mut Conversation,
+        &mut VirtualList,
         &mut AccessibilityNode,
-        Option<&Children>,
     )>,
+    rows: Query<(Entity, &Item), With<MessageRow>>,
     mut commands: Commands,
 ) {
-    let (area, mut conversation, mut list, rows) = conversation.into_inner();
-    if conversation.seen == log.len() {
-        return;
+    let (area, mut conversation, mut list, mut node) = conversation.into_inner();
+    let logged = log.entities();
+    let new = list.len()..logged.len();
+    if !new.is_empty() {
+        for &message in &logged[new.clone()] {
+            let shape = messages
+                .get(message)
+                .map(|(body, &role)| shape_of(&metrics, &row_text(role, body.body())))
+                .unwrap_or_default();
+            list.push(shape);
+        }
+        list.follow_end();
+        node.set_size_of_set(logged.len());
+        node.set_description(format!("메시지 {}개", logged.len()));
     }
-    let first_shown = log.len().saturating_sub(ROWS_SHOWN).max(conversation.seen);
-    let shown = &log.entities()[first_shown..];
-    let announced = shown.iter().rposition(|&message| {
+    let announced = new.clone().rev().find(|&i| {
         messages
-            .get(message)
+            .get(logged[i])
             .is_ok_and(|(_, &role)| role == Role::Agent)
     });
-    let mut mounted = 0;
-    for (i, &message) in shown.iter().enumerate() {
-        let Ok((body, &role)) = messages.get(message) else {
-            // A message despawned by someone else has nothing to show; keep the order of the rest.
-            continue;
-        };
-        commands.entity(area).with_child(message_row(
-            message,
-            role,
-            body.body(),
-            first_shown + i,
-            announced == Some(i),
-        ));
-        mounted += 1;
+
+    let wanted = list.wanted();
+    let mounted = conversation.mounted.clone();
+    if wanted == mounted {
+        return;
     }
-    list.set_size_of_set(log.len());
-    list.set_description(format!("메시지 {}개", log.len()));
-    let rows = rows.map_or(&[][..], |rows| &rows[..]);
-    let retired = (rows.len() + mounted).saturating_sub(ROWS_SHOWN);
-    for &row in &rows[..retired] {
-        commands.entity(row).despawn();
+    for (row, Item(i)) in &rows {
+        if !wanted.contains(i) {
+            commands.entity(row).despawn();
+        }
     }
-    conversation.seen = log.len();
+    // New rows go to the list, which puts them in place among the others (`scroll::arrange`).
+    let new: Vec<Entity> = wanted
+        .clone()
+        .filter(|i| !mounted.contains(i))
+        .filter_map(|i| {
+            // A message despawned by someone else has nothing to show; the rest keep their
+            // order.
+            let (body, &role) = messages.get(logged[i]).ok()?;
+            let row = message_row(logged[i], i, role, body.body(), announced == Some(i));
+            Some(commands.spawn(row).id())
+        })
+        .collect();
+    commands.entity(area).add_children(&new);
+    conversation.mounted = wanted;
 }
+
+/// The space between two rows, in logical pixels.
+pub const ROW_GAP: f32 = 8.0;
+
+/// The widest a bubble gets, as a share of the conversation's width.
+pub const BUBBLE_SHARE: f32 = 0.75;
+
+/// The space between a bubble's edge and its text, in logical pixels: sides, then top and bottom.
+pub const BUBBLE_PADDING: Vec2 = Vec2::new(12.0, 8.0);
+
+/// The height of a line of row text: Bevy's default, 1.2 times the font size.
+const LINE_HEIGHT: f32 = 1.2 * theme::FONT_SIZE;
+
+/// The text a row shows for a message: the role's label and the part of the body shown.
+fn row_text(role: Role, body: &str) -> String {
+    RoleStyle::of(role).text(&shown_body(body))
+}
+
+/// The width of `text` on one line, hard breaks aside, and its hard breaks.
+fn shape_of(metrics: &TextMetrics, text: &str) -> Shape {
+    text.chars().fold(Shape::default(), |shape, c| match c {
+        '\n' => Shape {
+            breaks: shape.breaks + 1,
+            ..shape
+        },
+        c => Shape {
+            width: shape.width + metrics.advance(c),
+            ..shape
+        },
+    })
+}
+
+/// How tall a row of `shape` is estimated to be in a conversation `width` wide, before layout
+/// has measured it: its text's lines, from the one-line width over the bubble's text width, at
+/// least one per paragraph, and the bubble's padding.
+///
+/// Exact for a line that fits (most of a chat); a wrapped line often takes one line more than
+/// its width alone says, since words do not break at the edge.
+fn estimate_row(shape: Shape, width: f32) -> f32 {
+    let text_width = width * BUBBLE_SHARE - 2.0 * BUBBLE_PADDING.x - ROW_BORDER_WIDTH;
+    let wrapped = (shape.width / text_width.max(theme::FONT_SIZE)).ceil();
+    let lines = wrapped.max(shape.breaks as f32 + 1.0);
+    lines * LINE_HEIGHT + 2.0 * BUBBLE_PADDING.y
+}
+
+/// [`theme::ROW_BORDER`] in logical pixels.
+const ROW_BORDER_WIDTH: f32 = match theme::ROW_BORDER {
+    Val::Px(width) => width,
+    _ => panic!("the row border is given in pixels"),
+};
 
 /// The most characters of one body a row shows.
 ///
@@ -197,13 +259,13 @@ pub fn shown_body(body: &str) -> Cow<'_, str> {
 /// and `announce` makes it a live region that screen readers read out when it appears.
 fn message_row(
     message: Entity,
+    place: usize,
     role: Role,
     body: &str,
-    place: usize,
     announce: bool,
 ) -> impl Bundle {
     let style = RoleStyle::of(role);
-    let text = style.text(&shown_body(body));
+    let text = row_text(role, body);
     // A screen reader tells the row as a list item with the text a sighted user reads.
     let mut item = accessible(AccessRole::ListItem, &text);
     item.set_position_in_set(place);
@@ -213,6 +275,7 @@ fn message_row(
     (
         Name::new("Message row"),
         MessageRow { message },
+        Item(place),
         item,
         style.class,
         Node {
@@ -224,9 +287,9 @@ fn message_row(
             Name::new("Bubble"),
             Bubble,
             Node {
-                max_width: percent(75),
+                max_width: percent(100.0 * BUBBLE_SHARE),
                 border: style.border,
-                padding: UiRect::axes(px(12), px(8)),
+                padding: UiRect::axes(px(BUBBLE_PADDING.x), px(BUBBLE_PADDING.y)),
                 ..default()
             },
             Paint::background(style.background).with_border(style.border_color),

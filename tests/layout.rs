@@ -4,8 +4,9 @@
 mod common;
 
 use agent_chat::{
-    scroll::{Scrollbar, ScrollbarThumb},
-    view::{Conversation, MessageRow},
+    chat::MessageLog,
+    scroll::{Item, Scrollbar, ScrollbarThumb, VirtualList},
+    view::Conversation,
 };
 use bevy::{
     input::{
@@ -26,14 +27,14 @@ fn numbered(count: usize) -> Vec<String> {
     (0..count).map(|i| format!("메시지 {i}")).collect()
 }
 
-/// The conversation area and its rows, in order.
+/// The conversation area and its mounted rows, in order.
 fn area_and_rows(app: &mut App) -> (Entity, Vec<Entity>) {
     let world = app.world_mut();
-    let (area, children) = world
-        .query_filtered::<(Entity, &Children), With<Conversation>>()
+    let area = world
+        .query_filtered::<Entity, With<Conversation>>()
         .single(world)
         .unwrap();
-    (area, children.iter().collect())
+    (area, common::row_entities(world))
 }
 
 /// The bubble inside a row.
@@ -67,35 +68,34 @@ fn the_newest_row_is_fully_visible_at_the_end_of_the_submitting_frame() {
     // Far more rows than fit in 600 px, all arriving in one frame.
     submit_all(&mut app, &numbered(40));
 
-    let world = app.world_mut();
-    let (area, area_node, children) = world
-        .query_filtered::<(Entity, &ComputedNode, &Children), With<Conversation>>()
-        .single(world)
-        .unwrap();
-    let rows: Vec<Entity> = children.iter().collect();
-    let scrolled = area_node.scroll_position.y;
-    let content = area_node.content_size.y;
-    assert_eq!(rows.len(), 80);
+    let (area, rows) = area_and_rows(&mut app);
+    let world = app.world();
+    let last = *rows.last().unwrap();
+    assert_eq!(
+        world.get::<Item>(last),
+        Some(&Item(79)),
+        "the last child is the newest message's row"
+    );
     assert!(
-        world.get::<MessageRow>(rows[79]).is_some(),
-        "the last child is a row"
+        rows.len() < 80 && rows.len() <= common::most_rows_mounted(600.0),
+        "rows for the view only, not for all 80 messages: {}",
+        rows.len()
     );
 
     let (area_top, area_bottom) = vertical_extent(&mut app, area);
     let (first_top, _) = vertical_extent(&mut app, rows[0]);
-    let (last_top, last_bottom) = vertical_extent(&mut app, rows[79]);
+    let (last_top, last_bottom) = vertical_extent(&mut app, last);
     assert!(
-        content > area_bottom - area_top,
-        "the test needs more content ({content}) than the area shows ({area_top}..{area_bottom})"
+        list(&mut app).offset() > 0.0,
+        "the test needs more rows than the area shows"
     );
-    assert!(scrolled > 0.0, "the area scrolled");
     assert!(
         last_top >= area_top - 0.5 && last_bottom <= area_bottom + 0.5,
         "the newest row ({last_top}..{last_bottom}) lies inside the area ({area_top}..{area_bottom})"
     );
     assert!(
         first_top < area_top,
-        "the oldest row ({first_top}) scrolled out above the area ({area_top})"
+        "the oldest mounted row ({first_top}) is out of view above the area ({area_top})"
     );
 }
 
@@ -171,20 +171,23 @@ fn zero_frames_pass_between_the_widgets_enter_and_the_newest_row_in_view() {
     let mut app = laid_out_app();
     submit_all(&mut app, &["이전 메시지"; 30]);
     common::type_text(&mut app, "지금 보낸 말");
-    let before = area_and_rows(&mut app).1.len();
+    let before = app.world().resource::<MessageLog>().len();
 
     // The frame in which the widget reads Enter and emits its submit message.
     common::tap(&mut app, KeyCode::Enter, Key::Enter);
     app.update();
 
     let (area, rows) = area_and_rows(&mut app);
+    let new = &rows[rows.len() - 2..];
     assert_eq!(
-        rows.len(),
-        before + 2,
+        new.iter()
+            .map(|&row| *app.world().get::<Item>(row).unwrap())
+            .collect::<Vec<_>>(),
+        [Item(before), Item(before + 1)],
         "both rows exist at the end of that frame"
     );
     let (area_top, area_bottom) = vertical_extent(&mut app, area);
-    for row in &rows[before..] {
+    for row in new {
         let (top, bottom) = vertical_extent(&mut app, *row);
         assert!(
             top >= area_top - 0.5 && bottom <= area_bottom + 0.5,
@@ -193,15 +196,15 @@ fn zero_frames_pass_between_the_widgets_enter_and_the_newest_row_in_view() {
     }
 }
 
-/// The conversation's scroll offset as layout last applied it.
-fn offset(app: &mut App) -> f32 {
+/// How far the view's top is from the conversation's top, in logical pixels, as the list
+/// settled it after layout.
+fn offset(app: &mut App) -> f64 {
+    list(app).offset()
+}
+
+fn list(app: &mut App) -> &VirtualList {
     let world = app.world_mut();
-    world
-        .query_filtered::<&ComputedNode, With<Conversation>>()
-        .single(world)
-        .unwrap()
-        .scroll_position
-        .y
+    world.query::<&VirtualList>().single(world).unwrap()
 }
 
 fn wheel(app: &mut App, notches: f32) {
@@ -237,7 +240,7 @@ fn the_view_follows_each_submission_but_stays_where_the_user_scrolled_in_between
     wheel(&mut app, 3.0);
     let read_up = offset(&mut app);
     assert!(
-        (end - read_up - 3.0 * agent_chat::scroll::LINE).abs() < 1.0,
+        (end - read_up - 3.0 * f64::from(agent_chat::scroll::LINE)).abs() < 1.0,
         "three notches up from the end move three lines ({end} -> {read_up})"
     );
     for _ in 0..3 {
@@ -481,7 +484,7 @@ fn dragging_the_thumb_scrolls_and_a_click_on_the_track_pages() {
     mouse(&mut app, below, Some(ButtonState::Released));
     let page = track_bottom - track_top;
     assert!(
-        (offset(&mut app) - page).abs() < 1.0,
+        (offset(&mut app) - f64::from(page)).abs() < 1.0,
         "one page down: {} for a {page} px area",
         offset(&mut app)
     );

@@ -7,6 +7,7 @@ mod common;
 
 use agent_chat::{
     chat::{REPLIES, Role},
+    scroll::VirtualList,
     theme::{ROW_BORDER, RowClass},
 };
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, prelude::*};
@@ -327,21 +328,33 @@ fn earlier_messages_and_rows_never_change() {
 fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
     let mut app = headless_app();
     fix_pick(&mut app, &[0]);
-    // Pretend the user had scrolled up to read.
-    {
-        let world = app.world_mut();
-        let mut scroll = world
-            .query_filtered::<&mut ScrollPosition, With<agent_chat::view::Conversation>>()
-            .single_mut(world)
-            .unwrap();
-        scroll.y = 0.0;
+    for i in 0..40 {
+        submit(&mut app, &format!("earlier {i}"));
     }
+    // The user scrolls up to read the first line.
+    fn list(app: &mut App) -> Mut<'_, VirtualList> {
+        let world = app.world_mut();
+        world.query::<&mut VirtualList>().single_mut(world).unwrap()
+    }
+    list(&mut app).scroll_to(0.0);
+    app.update();
+    assert!(!list(&mut app).follows_end());
+    assert_eq!(
+        rows(&mut app)[0].text,
+        "사용자: earlier 0",
+        "the first row is mounted"
+    );
 
     submit(&mut app, "scroll me");
 
-    // Layout clamps this to the content height when it runs, later in the same frame; the
-    // full-layout test (tests/layout.rs) checks the newest row is then fully in view.
-    assert_eq!(scroll_y(&mut app), f32::MAX, "asks for the very end");
+    // The full-layout test (tests/layout.rs) checks the newest row is then fully in view.
+    assert!(list(&mut app).follows_end());
+    let shown = rows(&mut app);
+    assert_eq!(
+        shown[shown.len() - 2].text,
+        "사용자: scroll me",
+        "the new rows are mounted, last"
+    );
 }
 
 #[test]
@@ -351,11 +364,7 @@ fn rows_are_announced_to_screen_readers_with_their_label() {
     submit(&mut app, "안녕");
 
     let world = app.world_mut();
-    let rows = world
-        .query_filtered::<&Children, With<agent_chat::view::Conversation>>()
-        .single(world)
-        .unwrap()
-        .to_vec();
+    let rows = row_entities(world);
     let announced: Vec<(accesskit::Role, String)> = rows
         .iter()
         .map(|&row| {

@@ -15,8 +15,9 @@ use agent_chat::{
     AgentChatPlugin,
     chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, SessionRecord},
     input::{ChatInput, LengthLimitNotice},
-    theme::RowClass,
-    view::{Bubble, Conversation, MessageRow},
+    scroll::{self, ItemColumn, Overhang},
+    theme::{self, RowClass},
+    view::{self, Bubble, MessageRow},
 };
 use bevy::{
     ecs::message::Message as BevyMessage,
@@ -277,18 +278,30 @@ pub struct ShownRow {
     pub text: String,
 }
 
+/// The mounted rows, top to bottom: the rows hanging above the list's item column, then the
+/// column's own.
+pub fn row_entities(world: &mut World) -> Vec<Entity> {
+    let column = world
+        .query_filtered::<&Children, With<ItemColumn>>()
+        .single(world)
+        .expect("exactly one item column")
+        .to_vec();
+    let mut rows = Vec::new();
+    for child in column {
+        if world.get::<Overhang>(child).is_some() {
+            rows.extend(world.get::<Children>(child).into_iter().flatten().copied());
+        } else {
+            rows.push(child);
+        }
+    }
+    rows
+}
+
 /// The rows of the conversation area in display order.
 pub fn rows(app: &mut App) -> Vec<ShownRow> {
     let world = app.world_mut();
-    let Some(children) = world
-        .query_filtered::<Option<&Children>, With<Conversation>>()
-        .single(world)
-        .expect("exactly one conversation area")
-    else {
-        return Vec::new();
-    };
-    children
-        .iter()
+    row_entities(world)
+        .into_iter()
         .map(|row| {
             let shown = world.get::<MessageRow>(row).expect("only rows in the area");
             let [bubble] = world.get::<Children>(row).unwrap()[..] else {
@@ -309,6 +322,30 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
         .collect()
 }
 
+/// The most rows the conversation mounts at once, whatever the log holds: the view and its
+/// overscan filled with the shortest rows there are (one line, padding and gap), and one more
+/// for the row cut at the edge.
+pub fn most_rows_mounted(view: f32) -> usize {
+    let shortest = 1.2 * theme::FONT_SIZE + 2.0 * view::BUBBLE_PADDING.y + view::ROW_GAP;
+    (view * (1.0 + scroll::OVERSCAN) / shortest).ceil() as usize + 1
+}
+
+/// Checks that `shown` are the rows of consecutive messages of the log ending at its newest,
+/// in log order, and returns the index in the log of the first.
+pub fn assert_newest_run(app: &App, shown: &[ShownRow]) -> usize {
+    let log = app.world().resource::<MessageLog>().entities();
+    let first = log.len() - shown.len();
+    assert!(
+        shown
+            .iter()
+            .map(|row| row.message)
+            .eq(log[first..].iter().copied()),
+        "the rows show the newest {} messages, in log order",
+        shown.len()
+    );
+    first
+}
+
 /// Whether the full-field notice is laid out (`Display::Flex`) or hidden (`Display::None`).
 pub fn length_notice(app: &mut App) -> Display {
     let world = app.world_mut();
@@ -317,14 +354,4 @@ pub fn length_notice(app: &mut App) -> Display {
         .single(world)
         .expect("exactly one length notice")
         .display
-}
-
-/// The conversation area's scroll offset as the app last set it.
-pub fn scroll_y(app: &mut App) -> f32 {
-    let world = app.world_mut();
-    world
-        .query_filtered::<&ScrollPosition, With<Conversation>>()
-        .single(world)
-        .unwrap()
-        .y
 }
