@@ -89,7 +89,9 @@ pub const UNSIZED_WIDTH: f32 = 800.0;
 #[derive(Component, Debug)]
 pub struct VirtualList {
     heights: Heights,
-    /// The item at the view's top and how far the view starts into it, in logical pixels.
+    /// The item the view is placed from, and how far below that item's top the view's top is,
+    /// in logical pixels. After layout, the item at the view's top; between input and layout,
+    /// the distance may reach past the item's edges (see [`scroll_by`](Self::scroll_by)).
     anchor: (usize, f32),
     /// Whether the view keeps the last item at its bottom.
     follows_end: bool,
@@ -186,33 +188,54 @@ impl VirtualList {
     }
 
     /// Moves the view by `distance` logical pixels, down for positive ones.
+    ///
+    /// A move of up to a view (a wheel notch, a page) keeps the anchor's item and only moves the
+    /// distance into it, past its edges if need be: the rows between hang from the anchor with
+    /// their laid-out heights, so the view moves by exactly `distance` whatever the estimates
+    /// said. Only a longer jump goes by the estimates, through [`scroll_to`](Self::scroll_to).
     pub fn scroll_by(&mut self, distance: f64) {
         // From the anchor rather than from `offset()`: following the end, `offset()` is the
         // estimated total less the view, while the anchor is where the view really is.
         let (item, into) = self.anchor;
-        let from = self.heights.top_of(item.min(self.len())) + f64::from(into);
-        self.scroll_to((from + distance).max(0.0));
+        let item = item.min(self.len().saturating_sub(1));
+        let target = self.heights.top_of(item) + f64::from(into) + distance;
+        if distance.abs() > f64::from(self.view()) {
+            self.scroll_to(target.max(0.0));
+        } else if target <= 0.0 {
+            self.follows_end = false;
+            self.anchor = (0, 0.0);
+        } else if target >= self.end_offset() {
+            self.follows_end = true;
+        } else {
+            self.follows_end = false;
+            self.anchor = (item, into + distance as f32);
+        }
     }
 
-    /// The items to mount: from the anchor down, or back from the end, until the view and
-    /// [`OVERSCAN`] more are covered by their (measured or estimated) heights.
+    /// The items to mount: the view's, by their (measured or estimated) heights, and
+    /// [`OVERSCAN`] more beyond it on each side there is: above and below the anchor, or back
+    /// from the end.
     pub fn wanted(&self) -> Range<usize> {
         let len = self.len();
-        let reach = self.view() * (1.0 + OVERSCAN);
-        if self.follows_end {
-            let mut first = len;
+        let view = self.view();
+        let back_from = |mut first: usize, reach: f32| {
             let mut covered = 0.0;
             while first > 0 && covered < reach {
                 first -= 1;
                 covered += self.heights.extent(first);
             }
-            return first..len;
+            first
+        };
+        if self.follows_end {
+            return back_from(len, view * (1.0 + OVERSCAN))..len;
         }
-        let (first, into) = self.anchor;
-        let first = first.min(len);
-        let mut end = first;
+        let (anchor, into) = self.anchor;
+        let anchor = anchor.min(len);
+        // Above the anchor: the part of the view above its top, if any, and the overscan.
+        let first = back_from(anchor, (-into).max(0.0) + view * OVERSCAN);
+        let mut end = anchor;
         let mut covered = -into;
-        while end < len && covered < reach {
+        while end < len && covered < view * (1.0 + OVERSCAN) {
             covered += self.heights.extent(end);
             end += 1;
         }
@@ -338,7 +361,7 @@ fn arrange(
 /// After layout: records the heights of the mounted items and where the view came to be.
 ///
 /// The view's top falls in the first mounted item whose extent (height and gap) reaches below
-/// it; that item is the anchor from now on. The view follows the end while the last item's
+/// it; that item is the anchor from now on, with the view's top inside it. The view follows the end while the last item's
 /// bottom is in view, whether a submission took it there or the user did.
 fn settle(
     mut lists: Query<(
@@ -384,7 +407,9 @@ fn settle(
             let top = transform.translation.y - node.size.y / 2.0;
             let extent = list.heights.extent(index) / to_logical;
             if anchor.is_none() && top + extent > view_top {
-                anchor = Some((index, ((view_top - top) * to_logical).max(0.0)));
+                // Above the first item there is nothing to show: the list starts at the top.
+                let into = (view_top - top) * to_logical;
+                anchor = Some((index, if index == 0 { into.max(0.0) } else { into }));
             }
             last = Some((index, top + node.size.y));
         }

@@ -9,7 +9,7 @@ use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};
 use agent_chat::chat::REPLIES;
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, input_focus::InputFocus, prelude::*};
 use common::{
-    fix_pick, headless_app, input_entity, press_enter, submit, submit_all, tap, type_text,
+    fix_pick, headless_app, input_entity, press_enter, submit, submit_all, tap, tap_down, type_text,
 };
 
 /// The window's node id; headless apps have no window entity.
@@ -264,4 +264,38 @@ fn each_reply_is_announced_once_a_burst_once_and_the_users_line_never() {
         1,
         "500 replies in one frame are one announcement, the newest: {heard:?}"
     );
+}
+
+#[test]
+fn scrolled_back_the_reader_finds_the_first_rows_with_their_place_and_hears_nothing_old() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[4]);
+    let lines: Vec<String> = (0..1000).map(|i| format!("줄 {i}")).collect();
+    submit_all(&mut app, &lines);
+    let mut tree = reader_tree(&mut app);
+
+    let heard = announced(&mut app, &mut tree, |app| {
+        tap_down(app, KeyCode::ControlLeft);
+        tap_down(app, KeyCode::Home);
+        app.update();
+    });
+    assert_eq!(
+        heard,
+        Vec::<String>::new(),
+        "old replies mounted again are not read out"
+    );
+    let state = tree.state();
+    let list = find(&state.root(), Role::List);
+    assert_eq!(list.description().as_deref(), Some("메시지 2000개"));
+    let items = children(&list);
+    assert!(
+        items.len() > 2 && items.len() < 100,
+        "the rows in and near the view: {}",
+        items.len()
+    );
+    for (i, item) in items.iter().enumerate() {
+        assert_eq!(item.position_in_set(), Some(i), "item {i} in log order");
+        assert_eq!(item.size_of_set_from_container(&common_filter), Some(2000));
+    }
+    assert_eq!(items[0].label().as_deref(), Some("사용자: 줄 0"));
 }

@@ -5,27 +5,16 @@ mod common;
 
 use agent_chat::{
     chat::MessageLog,
-    scroll::{Item, Scrollbar, ScrollbarThumb, VirtualList},
+    scroll::{Item, Scrollbar},
     view::Conversation,
 };
 use bevy::{
-    input::{
-        ButtonState,
-        keyboard::Key,
-        mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
-        touch::TouchPhase,
-    },
+    input::{ButtonState, keyboard::Key},
     prelude::*,
     text::TextLayoutInfo,
-    ui::UiGlobalTransform,
-    window::{CursorMoved, PrimaryWindow, WindowResolution},
+    window::WindowResolution,
 };
-use common::{laid_out_app, submit_all};
-
-/// `count` distinct short lines.
-fn numbered(count: usize) -> Vec<String> {
-    (0..count).map(|i| format!("메시지 {i}")).collect()
-}
+use common::*;
 
 /// The conversation area and its mounted rows, in order.
 fn area_and_rows(app: &mut App) -> (Entity, Vec<Entity>) {
@@ -44,22 +33,6 @@ fn bubble(app: &App, row: Entity) -> Entity {
 
 fn size(app: &App, entity: Entity) -> Vec2 {
     app.world().get::<ComputedNode>(entity).unwrap().size
-}
-
-/// Where a node is on screen, in physical pixels.
-fn rect(app: &mut App, entity: Entity) -> Rect {
-    let world = app.world_mut();
-    let (node, transform) = world
-        .query::<(&ComputedNode, &UiGlobalTransform)>()
-        .get(world, entity)
-        .unwrap();
-    Rect::from_center_size(transform.translation, node.size)
-}
-
-/// Top and bottom edge of a node, in physical pixels.
-fn vertical_extent(app: &mut App, entity: Entity) -> (f32, f32) {
-    let rect = rect(app, entity);
-    (rect.min.y, rect.max.y)
 }
 
 #[test]
@@ -196,40 +169,6 @@ fn zero_frames_pass_between_the_widgets_enter_and_the_newest_row_in_view() {
     }
 }
 
-/// How far the view's top is from the conversation's top, in logical pixels, as the list
-/// settled it after layout.
-fn offset(app: &mut App) -> f64 {
-    list(app).offset()
-}
-
-fn list(app: &mut App) -> &VirtualList {
-    let world = app.world_mut();
-    world.query::<&VirtualList>().single(world).unwrap()
-}
-
-fn wheel(app: &mut App, notches: f32) {
-    app.world_mut().write_message(MouseWheel {
-        unit: MouseScrollUnit::Line,
-        x: 0.0,
-        y: notches,
-        window: Entity::PLACEHOLDER,
-        phase: TouchPhase::Moved,
-    });
-    app.update();
-}
-
-/// Holds `keys` down together for a frame, as a chord, then lets go.
-fn press(app: &mut App, keys: &[KeyCode]) {
-    for &key in keys {
-        common::tap_down(app, key);
-    }
-    app.update();
-    for &key in keys.iter().rev() {
-        common::tap_up(app, key);
-    }
-    app.update();
-}
-
 #[test]
 fn the_view_follows_each_submission_but_stays_where_the_user_scrolled_in_between() {
     let mut app = laid_out_app();
@@ -329,26 +268,6 @@ fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
     }
 }
 
-/// The one entity with component `C`.
-fn the<C: Component>(app: &mut App) -> Entity {
-    let world = app.world_mut();
-    world
-        .query_filtered::<Entity, With<C>>()
-        .single(world)
-        .unwrap()
-}
-
-/// The scrollbar's track and thumb as (top, bottom) in physical pixels, and whether it shows.
-fn scrollbar(app: &mut App) -> ((f32, f32), (f32, f32), bool) {
-    let (track, thumb) = (the::<Scrollbar>(app), the::<ScrollbarThumb>(app));
-    let visible = app.world().get::<InheritedVisibility>(track).unwrap().get();
-    (
-        vertical_extent(app, track),
-        vertical_extent(app, thumb),
-        visible,
-    )
-}
-
 #[test]
 fn the_scrollbar_shows_where_the_view_is_once_there_is_more_than_fits() {
     let mut app = laid_out_app();
@@ -401,31 +320,6 @@ fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
         (area_right - (800.0 - agent_chat::theme::MARGIN)).abs() < 0.5,
         "the area keeps its full width"
     );
-}
-
-/// Moves the pointer to `at` (logical pixels, which are physical ones at this scale) and
-/// presses or releases the left button there, then runs a frame.
-fn mouse(app: &mut App, at: Vec2, state: Option<ButtonState>) {
-    let window = the::<PrimaryWindow>(app);
-    common::deliver(
-        app,
-        CursorMoved {
-            window,
-            position: at,
-            delta: None,
-        },
-    );
-    if let Some(state) = state {
-        common::deliver(
-            app,
-            MouseButtonInput {
-                button: MouseButton::Left,
-                state,
-                window,
-            },
-        );
-    }
-    app.update();
 }
 
 #[test]

@@ -15,7 +15,7 @@ use agent_chat::{
     AgentChatPlugin,
     chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, SessionRecord},
     input::{ChatInput, LengthLimitNotice},
-    scroll::{self, ItemColumn, Overhang},
+    scroll::{self, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
     theme::{self, RowClass},
     view::{self, Bubble, MessageRow},
 };
@@ -24,12 +24,15 @@ use bevy::{
     input::{
         ButtonState, InputPlugin,
         keyboard::{Key, KeyboardInput, NativeKey},
+        mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
+        touch::TouchPhase,
     },
     log::LogPlugin,
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
     text::TextIterScratch,
-    window::{WindowEvent, WindowResolution},
+    ui::UiGlobalTransform,
+    window::{CursorMoved, PrimaryWindow, WindowEvent, WindowResolution},
     winit::WinitPlugin,
 };
 use bevy_simple_text_input::{TextInputSubmitMessage, TextInputValue};
@@ -161,7 +164,7 @@ pub fn fill_log(app: &mut App, messages: usize) {
     app.update();
 }
 
-fn key(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput {
+pub fn key(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput {
     let text = match &logical_key {
         Key::Character(s) => Some(s.clone()),
         Key::Space => Some(" ".into()),
@@ -323,11 +326,11 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
 }
 
 /// The most rows the conversation mounts at once, whatever the log holds: the view and its
-/// overscan filled with the shortest rows there are (one line, padding and gap), and one more
-/// for the row cut at the edge.
+/// overscan on both sides filled with the shortest rows there are (one line, padding and gap),
+/// and one more at each end for a row cut by the edge.
 pub fn most_rows_mounted(view: f32) -> usize {
     let shortest = 1.2 * theme::FONT_SIZE + 2.0 * view::BUBBLE_PADDING.y + view::ROW_GAP;
-    (view * (1.0 + scroll::OVERSCAN) / shortest).ceil() as usize + 1
+    (view * (1.0 + 2.0 * scroll::OVERSCAN) / shortest).ceil() as usize + 2
 }
 
 /// Checks that `shown` are the rows of consecutive messages of the log ending at its newest,
@@ -354,4 +357,106 @@ pub fn length_notice(app: &mut App) -> Display {
         .single(world)
         .expect("exactly one length notice")
         .display
+}
+
+// Laid-out apps: where things are on screen, and the user's scrolling.
+
+/// `count` distinct short lines.
+pub fn numbered(count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("메시지 {i}")).collect()
+}
+
+/// Where a node is on screen, in physical pixels.
+pub fn rect(app: &mut App, entity: Entity) -> Rect {
+    let world = app.world_mut();
+    let (node, transform) = world
+        .query::<(&ComputedNode, &UiGlobalTransform)>()
+        .get(world, entity)
+        .unwrap();
+    Rect::from_center_size(transform.translation, node.size)
+}
+
+/// Top and bottom edge of a node, in physical pixels.
+pub fn vertical_extent(app: &mut App, entity: Entity) -> (f32, f32) {
+    let rect = rect(app, entity);
+    (rect.min.y, rect.max.y)
+}
+
+/// How far the view's top is from the conversation's top, in logical pixels, as the list
+/// settled it after layout.
+pub fn offset(app: &mut App) -> f64 {
+    list(app).offset()
+}
+
+pub fn list(app: &mut App) -> &VirtualList {
+    let world = app.world_mut();
+    world.query::<&VirtualList>().single(world).unwrap()
+}
+
+pub fn wheel(app: &mut App, notches: f32) {
+    app.world_mut().write_message(MouseWheel {
+        unit: MouseScrollUnit::Line,
+        x: 0.0,
+        y: notches,
+        window: Entity::PLACEHOLDER,
+        phase: TouchPhase::Moved,
+    });
+    app.update();
+}
+
+/// Holds `keys` down together for a frame, as a chord, then lets go.
+pub fn press(app: &mut App, keys: &[KeyCode]) {
+    for &key in keys {
+        tap_down(app, key);
+    }
+    app.update();
+    for &key in keys.iter().rev() {
+        tap_up(app, key);
+    }
+    app.update();
+}
+
+/// The one entity with component `C`.
+pub fn the<C: Component>(app: &mut App) -> Entity {
+    let world = app.world_mut();
+    world
+        .query_filtered::<Entity, With<C>>()
+        .single(world)
+        .unwrap()
+}
+
+/// The scrollbar's track and thumb as (top, bottom) in physical pixels, and whether it shows.
+pub fn scrollbar(app: &mut App) -> ((f32, f32), (f32, f32), bool) {
+    let (track, thumb) = (the::<Scrollbar>(app), the::<ScrollbarThumb>(app));
+    let visible = app.world().get::<InheritedVisibility>(track).unwrap().get();
+    (
+        vertical_extent(app, track),
+        vertical_extent(app, thumb),
+        visible,
+    )
+}
+
+/// Moves the pointer to `at` (logical pixels, which are physical ones at this scale) and
+/// presses or releases the left button there, then runs a frame.
+pub fn mouse(app: &mut App, at: Vec2, state: Option<ButtonState>) {
+    let window = the::<PrimaryWindow>(app);
+    deliver(
+        app,
+        CursorMoved {
+            window,
+            position: at,
+            delta: None,
+        },
+    );
+    if let Some(state) = state {
+        deliver(
+            app,
+            MouseButtonInput {
+                button: MouseButton::Left,
+                state,
+                window,
+            },
+        );
+    }
+    app.update();
 }
