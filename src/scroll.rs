@@ -31,7 +31,10 @@ use std::ops::Range;
 
 use bevy::{
     a11y::AccessibilityNode,
-    input::mouse::{MouseScrollUnit, MouseWheel},
+    input::{
+        keyboard::{KeyboardFocusLost, KeyboardInput},
+        mouse::{MouseScrollUnit, MouseWheel},
+    },
     math::Affine2,
     prelude::*,
     ui::{
@@ -616,14 +619,19 @@ pub const LINE: f32 = theme::FONT_SIZE * 1.5;
 /// Wheel and touchpad scroll by their delta; PageUp and PageDown by a page; Ctrl+Home and
 /// Ctrl+End jump to the first and last items. Keys the text field does not use, so typing is
 /// never interrupted.
+///
+/// Keys are read as the events they came as, with Ctrl's state at each: a chord typed faster
+/// than a frame (Ctrl down, Home, Ctrl up, as `xdotool key ctrl+Home` sends it) is still the
+/// chord, and two PageUps in one frame are two pages.
 fn scroll_by_user(
     mut wheel: MessageReader<MouseWheel>,
-    keys: Res<ButtonInput<KeyCode>>,
+    mut keys: MessageReader<KeyboardInput>,
+    mut focus_lost: MessageReader<KeyboardFocusLost>,
+    mut ctrl: Local<Ctrl>,
     list: Single<&mut VirtualList>,
 ) {
     let mut list = list.into_inner();
     let page = f64::from((list.view() - LINE).max(LINE));
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
 
     let mut distance = 0.0;
     for notch in wheel.read() {
@@ -632,20 +640,37 @@ fn scroll_by_user(
             MouseScrollUnit::Pixel => notch.y,
         });
     }
-    if keys.just_pressed(KeyCode::PageUp) {
-        distance -= page;
-    }
-    if keys.just_pressed(KeyCode::PageDown) {
-        distance += page;
-    }
     if distance != 0.0 {
         list.scroll_by(distance);
     }
-    if ctrl && keys.just_pressed(KeyCode::Home) {
-        list.scroll_to(0.0);
+    if focus_lost.read().count() > 0 {
+        // Keys held when the window lost focus are released without an event of their own.
+        *ctrl = Ctrl::default();
     }
-    if ctrl && keys.just_pressed(KeyCode::End) {
-        list.follow_end();
+    for key in keys.read() {
+        let pressed = key.state.is_pressed();
+        match key.key_code {
+            KeyCode::ControlLeft => ctrl.left = pressed,
+            KeyCode::ControlRight => ctrl.right = pressed,
+            KeyCode::PageUp if pressed => list.scroll_by(-page),
+            KeyCode::PageDown if pressed => list.scroll_by(page),
+            KeyCode::Home if pressed && ctrl.held() => list.scroll_to(0.0),
+            KeyCode::End if pressed && ctrl.held() => list.follow_end(),
+            _ => {}
+        }
+    }
+}
+
+/// Which Ctrl keys are down, as far as the key events so far tell.
+#[derive(Debug, Default)]
+struct Ctrl {
+    left: bool,
+    right: bool,
+}
+
+impl Ctrl {
+    fn held(&self) -> bool {
+        self.left || self.right
     }
 }
 

@@ -391,3 +391,39 @@ fn the_scrollbar_stands_for_the_whole_log_and_a_drag_passes_through_all_of_it() 
         "and back at the end"
     );
 }
+
+#[test]
+fn a_ctrl_home_chord_typed_within_one_frame_still_jumps_and_two_page_ups_are_two_pages() {
+    let mut app = app_with(&numbered(200));
+    let (area_top, _) = area(&mut app);
+    // All four key events before the next frame, as `xdotool key ctrl+Home` sends them.
+    tap_down(&mut app, KeyCode::ControlLeft);
+    tap_down(&mut app, KeyCode::Home);
+    tap_up(&mut app, KeyCode::Home);
+    tap_up(&mut app, KeyCode::ControlLeft);
+    app.update();
+    let seen = in_view(&mut app);
+    assert_eq!(seen[0].index, 0, "the chord went to the first message");
+    assert!((seen[0].top - area_top).abs() < 0.5);
+
+    // Home without Ctrl is the field's, not the conversation's.
+    press(&mut app, &[KeyCode::PageDown]);
+    let one_page = list(&mut app).offset();
+    press(&mut app, &[KeyCode::Home]);
+    assert_eq!(
+        list(&mut app).offset(),
+        one_page,
+        "Home alone leaves the view"
+    );
+
+    for _ in 0..2 {
+        tap_down(&mut app, KeyCode::PageDown);
+        tap_up(&mut app, KeyCode::PageDown);
+    }
+    app.update();
+    assert!(
+        (list(&mut app).offset() - 3.0 * one_page).abs() < 1.0,
+        "two PageDowns in one frame move two pages: {} after {one_page}",
+        list(&mut app).offset()
+    );
+}

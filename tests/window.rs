@@ -167,6 +167,59 @@ fn dragging_the_scrollbar_thumb_scrolls_back_to_the_oldest_rows() {
 }
 
 #[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn ctrl_home_brings_back_the_first_exchange_pixel_for_pixel_after_many_more() {
+    let mut x = Session::start("scrollback");
+    x.type_text("처음 한 말");
+    x.key("Return");
+    let first = x.wait_for("first-exchange", |shot| shot.bubbles().len() == 2);
+    let first_rows = first.bubbles();
+
+    // Many screens more: the first exchange's rows are long gone from the mounted ones.
+    for i in 1..=60 {
+        x.xdotool(&["type", "--delay", "2", &format!("line {i}")]);
+        x.xdotool(&["key", "Return"]);
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while x.submissions().len() < 61 {
+        assert!(
+            Instant::now() < deadline,
+            "the 60 lines were not all recorded"
+        );
+        sleep(Duration::from_millis(200));
+    }
+    let end = x.wait_for("sixty-more", |shot| {
+        shot.thumb().is_some_and(|(_, bottom)| bottom > 600)
+    });
+    assert!(
+        end.crop(&end.bubbles()[0]) != first.crop(&first_rows[0]),
+        "{}: the first row is out of view",
+        end.name()
+    );
+
+    x.key("ctrl+Home");
+    let back = x.wait_for("ctrl-home", |shot| {
+        shot.thumb().is_some_and(|(top, _)| top < 20)
+    });
+    let back_rows = back.bubbles();
+    for (i, (then, now)) in first_rows.iter().zip(&back_rows).enumerate() {
+        assert_eq!(
+            (then.side, then.left, then.right, then.top, then.bottom),
+            (now.side, now.left, now.right, now.top, now.bottom),
+            "{}: row {i} is back where it was in {}",
+            back.name(),
+            first.name()
+        );
+        assert!(
+            first.crop(then) == back.crop(now),
+            "{}: row {i} is back pixel for pixel, as in {}",
+            back.name(),
+            first.name()
+        );
+    }
+}
+
+#[test]
 #[ignore = "opens a real window and types through ibus-hangul: needs the window tools, ibus, ibus-hangul, dbus, xprop"]
 fn korean_typed_through_ibus_hangul_arrives_as_a_user_row_byte_for_byte() {
     let mut x = Session::start_with(
