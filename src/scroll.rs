@@ -78,6 +78,10 @@ pub(super) fn plugin(app: &mut App) {
 /// scrollbar does not shift under the pointer.
 pub const OVERSCAN: f32 = 1.0;
 
+/// How many overscan items may be mounted on each side in one frame (see
+/// [`VirtualList::to_mount`]).
+pub const OVERSCAN_STEP: usize = 4;
+
 /// The size assumed for a list that layout has not sized yet (its first frame, or a headless
 /// app without UI layout), in logical pixels: about the default window's.
 pub const UNSIZED_VIEW: f32 = 600.0;
@@ -219,6 +223,30 @@ impl VirtualList {
     /// [`OVERSCAN`] more beyond it on each side there is: above and below the anchor, or back
     /// from the end.
     pub fn wanted(&self) -> Range<usize> {
+        self.covering(self.view() * OVERSCAN)
+    }
+
+    /// What to mount this frame, given what is mounted: every item the view shows, and of the
+    /// rest of [`wanted`](Self::wanted) what is already mounted and [`OVERSCAN_STEP`] more on
+    /// each side. After a jump (Ctrl+Home, a drag of the thumb), where nothing mounted is still
+    /// wanted, only the view's items: the overscan follows over the next frames instead of all
+    /// in one. Mounting is done when this is `wanted()`.
+    pub fn to_mount(&self, mounted: Range<usize>) -> Range<usize> {
+        let wanted = self.wanted();
+        let shown = self.covering(0.0);
+        let kept = mounted.start.max(wanted.start)..mounted.end.min(wanted.end);
+        let touches = !kept.is_empty() && kept.start <= shown.end && shown.start <= kept.end;
+        if !touches {
+            // A jump: the rows in view, and nothing more this frame.
+            return shown;
+        }
+        let base = shown.start.min(kept.start)..shown.end.max(kept.end);
+        base.start.saturating_sub(OVERSCAN_STEP).max(wanted.start)
+            ..(base.end + OVERSCAN_STEP).min(wanted.end)
+    }
+
+    /// The items that cover the view and `overscan` logical pixels beyond it.
+    fn covering(&self, overscan: f32) -> Range<usize> {
         let len = self.len();
         let view = self.view();
         let back_from = |mut first: usize, reach: f32| {
@@ -230,15 +258,15 @@ impl VirtualList {
             first
         };
         if self.follows_end {
-            return back_from(len, view * (1.0 + OVERSCAN))..len;
+            return back_from(len, view + overscan)..len;
         }
         let (anchor, into) = self.anchor;
         let anchor = anchor.min(len);
         // Above the anchor: the part of the view above its top, if any, and the overscan.
-        let first = back_from(anchor, (-into).max(0.0) + view * OVERSCAN);
+        let first = back_from(anchor, (-into).max(0.0) + overscan);
         let mut end = anchor;
         let mut covered = -into;
-        while end < len && covered < view * (1.0 + OVERSCAN) {
+        while end < len && covered < view + overscan {
             covered += self.heights.extent(end);
             end += 1;
         }
@@ -320,14 +348,18 @@ fn arrange(
         let hanging = overhang_children.map_or(&[][..], |children| &children[..]);
         let standing = column_children.iter().filter(|&child| child != overhang);
         let split = if list.follows_end { 0 } else { list.anchor.0 };
-        let in_place = hanging
+        // In place: the overhang's items before the split and the column's from it, all in
+        // order (an item the owner gave other content may have moved), and none new.
+        let order: Vec<usize> = hanging
             .iter()
-            .all(|&item| items.get(item).is_ok_and(|&Item(i)| i < split))
-            && standing
-                .clone()
-                .all(|item| items.get(item).is_ok_and(|&Item(i)| i >= split));
-        let new = list_children.iter().any(|child| items.contains(child));
-        if !in_place || new {
+            .copied()
+            .chain(standing.clone())
+            .filter_map(|item| items.get(item).ok().map(|&Item(i)| i))
+            .collect();
+        let in_place = order.is_sorted_by(|a, b| a < b)
+            && order.partition_point(|&i| i < split) == hanging.len()
+            && !list_children.iter().any(|child| items.contains(child));
+        if !in_place {
             let mut mounted: Vec<(usize, Entity)> = hanging
                 .iter()
                 .copied()

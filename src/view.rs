@@ -4,7 +4,7 @@
 use std::{borrow::Cow, ops::Range};
 
 use accesskit::{Live, Role as AccessRole};
-use bevy::{a11y::AccessibilityNode, prelude::*};
+use bevy::{a11y::AccessibilityNode, prelude::*, window::RequestRedraw};
 
 use crate::{
     AppSystems,
@@ -24,8 +24,7 @@ pub(super) fn plugin(app: &mut App) {
 /// message, in log order, of which only the rows in and near the view are mounted.
 #[derive(Component, Debug, Default)]
 pub struct Conversation {
-    /// The items mounted as rows: the list's [`wanted`](VirtualList::wanted) range, as of this
-    /// frame.
+    /// The items mounted as rows, as of this frame (see [`VirtualList::to_mount`]).
     mounted: Range<usize>,
 }
 
@@ -69,7 +68,7 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
                 overflow: Overflow::clip_y(),
                 ..default()
             },
-            children![scroll::item_column(ROW_GAP)],
+            children![scroll::item_column(ROW_GAP), spare_rows()],
         ))
         .id();
     let pane = commands
@@ -116,10 +115,10 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
 /// Keeps a row mounted for each message the view wants, and only for those.
 ///
 /// New messages become items of the list (their [`Shape`], for estimating their height) and take
-/// the view to the newest. Then the rows that left the wanted range are despawned and those that
-/// entered it spawned, before or after the rows that stay, so the children stay in log order and
-/// a row in view is never rebuilt. The work is the new messages plus the rows that come and go:
-/// none of it grows with the log.
+/// the view to the newest. Then rows that left the range the list wants mounted show messages
+/// that entered it (new rows are spawned only when none are free), and the list puts them in
+/// order; a row that stays is never touched. The work is the new messages plus the rows that
+/// come and go: none of it grows with the log.
 ///
 /// For screen readers, the list says how many messages there are, each row where it stands
 /// among them, and the newest reply logged in the frame is a polite live region: it is read out
@@ -136,7 +135,10 @@ fn mount_rows(
         &mut VirtualList,
         &mut AccessibilityNode,
     )>,
-    rows: Query<(Entity, &Item), With<MessageRow>>,
+    rows: Query<(Entity, &Item, &ChildOf), With<MessageRow>>,
+    spares: Single<(Entity, Option<&Children>), With<SpareRows>>,
+    children: Query<&Children>,
+    mut redraw: MessageWriter<RequestRedraw>,
     mut commands: Commands,
 ) {
     let (area, mut conversation, mut list, mut node) = conversation.into_inner();
@@ -160,30 +162,86 @@ fn mount_rows(
             .is_ok_and(|(_, &role)| role == Role::Agent)
     });
 
-    let wanted = list.wanted();
     let mounted = conversation.mounted.clone();
-    if wanted == mounted {
+    let to_mount = list.to_mount(mounted.clone());
+    if to_mount != list.wanted() {
+        // The rest of the overscan comes in the next frames; ask for them now.
+        redraw.write(RequestRedraw);
+    }
+    if to_mount == mounted {
         return;
     }
-    for (row, Item(i)) in &rows {
-        if !wanted.contains(i) {
-            commands.entity(row).despawn();
+    let wanted = &to_mount;
+    // Rows that leave the range are given the content of rows that enter it: rewriting a row's
+    // components in place costs a fraction of building one and tearing one down, and a jump
+    // replaces a screenful. Rows left over wait, hidden, for the rows the next frames bring
+    // (a jump's overscan), and are let go once the list has all it wants.
+    let (holder, spare) = spares.into_inner();
+    let mut recycled: Vec<Entity> = spare.map_or(Vec::new(), |spare| spare.to_vec());
+    recycled.extend(
+        rows.iter()
+            .filter(|(_, Item(i), ChildOf(parent))| !wanted.contains(i) && *parent != holder)
+            .map(|(row, ..)| row),
+    );
+    let mut placed = Vec::new();
+    for i in to_mount.clone().filter(|i| !mounted.contains(i)) {
+        // A message despawned by someone else has nothing to show; the rest keep their order.
+        let Ok((body, &role)) = messages.get(logged[i]) else {
+            continue;
+        };
+        let content = RowContent {
+            message: logged[i],
+            place: i,
+            role,
+            body: body.body(),
+            announce: announced == Some(i),
+        };
+        let reused = recycled.pop().and_then(|row| {
+            let bubble = *children.get(row).ok()?.first()?;
+            let text = *children.get(bubble).ok()?.first()?;
+            Some((row, bubble, text))
+        });
+        match reused {
+            Some((row, bubble, text)) => {
+                let (row_parts, bubble_parts, text_parts) = content.parts();
+                commands.entity(row).insert(row_parts);
+                commands.entity(bubble).insert(bubble_parts);
+                commands.entity(text).insert(text_parts);
+                placed.push(row);
+            }
+            None => placed.push(commands.spawn(content.spawn()).id()),
         }
     }
-    // New rows go to the list, which puts them in place among the others (`scroll::arrange`).
-    let new: Vec<Entity> = wanted
-        .clone()
-        .filter(|i| !mounted.contains(i))
-        .filter_map(|i| {
-            // A message despawned by someone else has nothing to show; the rest keep their
-            // order.
-            let (body, &role) = messages.get(logged[i]).ok()?;
-            let row = message_row(logged[i], i, role, body.body(), announced == Some(i));
-            Some(commands.spawn(row).id())
-        })
-        .collect();
-    commands.entity(area).add_children(&new);
-    conversation.mounted = wanted;
+    if to_mount == list.wanted() {
+        for row in recycled {
+            commands.entity(row).despawn();
+        }
+    } else {
+        commands.entity(holder).add_children(&recycled);
+    }
+    // The list puts them in place among the others (`scroll::arrange`).
+    commands.entity(area).add_children(&placed);
+    conversation.mounted = to_mount;
+}
+
+/// Where rows wait between showing one message and the next: out of layout and out of the
+/// screen reader's tree. See `mount_rows`.
+#[derive(Component, Debug, Default)]
+pub struct SpareRows;
+
+/// The holder of the [`SpareRows`], beside the list's column.
+fn spare_rows() -> impl Bundle {
+    let mut hidden = accesskit::Node::new(AccessRole::GenericContainer);
+    hidden.set_hidden();
+    (
+        Name::new("Spare rows"),
+        SpareRows,
+        AccessibilityNode(hidden),
+        Node {
+            display: Display::None,
+            ..default()
+        },
+    )
 }
 
 /// The space between two rows, in logical pixels.
@@ -255,35 +313,49 @@ pub fn shown_body(body: &str) -> Cow<'_, str> {
     }
 }
 
-/// One row, entirely derived from the message's role and body; `place` is its index in the log,
-/// and `announce` makes it a live region that screen readers read out when it appears.
-fn message_row(
+/// What a row shows: the message, its place in the log, its role and body, and whether it is
+/// announced (a live region that screen readers read out when it appears). Everything on
+/// screen is derived from these.
+struct RowContent<'a> {
     message: Entity,
     place: usize,
     role: Role,
-    body: &str,
+    body: &'a str,
     announce: bool,
-) -> impl Bundle {
-    let style = RoleStyle::of(role);
-    let text = row_text(role, body);
-    // A screen reader tells the row as a list item with the text a sighted user reads.
-    let mut item = accessible(AccessRole::ListItem, &text);
-    item.set_position_in_set(place);
-    if announce {
-        item.set_live(Live::Polite);
+}
+
+impl RowContent<'_> {
+    /// The whole row: the row, its bubble, and the bubble's text.
+    fn spawn(self) -> impl Bundle {
+        let (row, bubble, text) = self.parts();
+        (row, children![(bubble, children![text])])
     }
-    (
-        Name::new("Message row"),
-        MessageRow { message },
-        Item(place),
-        item,
-        style.class,
-        Node {
-            width: percent(100),
-            justify_content: style.justify,
-            ..default()
-        },
-        children![(
+
+    /// The components of the row, its bubble and its text, each on its own.
+    fn parts(self) -> (impl Bundle, impl Bundle, impl Bundle) {
+        let style = RoleStyle::of(self.role);
+        let text = row_text(self.role, self.body);
+        // A screen reader tells the row as a list item with the text a sighted user reads.
+        let mut item = accessible(AccessRole::ListItem, &text);
+        item.set_position_in_set(self.place);
+        if self.announce {
+            item.set_live(Live::Polite);
+        }
+        let row = (
+            Name::new("Message row"),
+            MessageRow {
+                message: self.message,
+            },
+            Item(self.place),
+            item,
+            style.class,
+            Node {
+                width: percent(100),
+                justify_content: style.justify,
+                ..default()
+            },
+        );
+        let bubble = (
             Name::new("Bubble"),
             Bubble,
             Node {
@@ -293,13 +365,14 @@ fn message_row(
                 ..default()
             },
             Paint::background(style.background).with_border(style.border_color),
-            children![(
-                Text::new(text),
-                // Long words and URLs break anywhere rather than overflow the bubble.
-                TextLayout::linebreak(LineBreak::WordOrCharacter),
-                theme::text_font(),
-                Paint::text(|p| p.text),
-            )],
-        )],
-    )
+        );
+        let text = (
+            Text::new(text),
+            // Long words and URLs break anywhere rather than overflow the bubble.
+            TextLayout::linebreak(LineBreak::WordOrCharacter),
+            theme::text_font(),
+            Paint::text(|p| p.text),
+        );
+        (row, bubble, text)
+    }
 }

@@ -7,7 +7,6 @@ mod common;
 
 use agent_chat::{
     chat::{REPLIES, Role},
-    scroll::VirtualList,
     theme::{ROW_BORDER, RowClass},
 };
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, prelude::*};
@@ -332,13 +331,9 @@ fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
         submit(&mut app, &format!("earlier {i}"));
     }
     // The user scrolls up to read the first line.
-    fn list(app: &mut App) -> Mut<'_, VirtualList> {
-        let world = app.world_mut();
-        world.query::<&mut VirtualList>().single_mut(world).unwrap()
-    }
-    list(&mut app).scroll_to(0.0);
+    list_mut(&mut app).scroll_to(0.0);
     app.update();
-    assert!(!list(&mut app).follows_end());
+    assert!(!list_mut(&mut app).follows_end());
     assert_eq!(
         rows(&mut app)[0].text,
         "사용자: earlier 0",
@@ -348,7 +343,7 @@ fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
     submit(&mut app, "scroll me");
 
     // The full-layout test (tests/layout.rs) checks the newest row is then fully in view.
-    assert!(list(&mut app).follows_end());
+    assert!(list_mut(&mut app).follows_end());
     let shown = rows(&mut app);
     assert_eq!(
         shown[shown.len() - 2].text,

@@ -5,13 +5,16 @@ mod common;
 
 use agent_chat::{
     chat::MessageLog,
-    scroll::{Item, LINE, MIN_THUMB_LENGTH, Scrollbar},
+    scroll::{Item, LINE, MIN_THUMB_LENGTH, OVERSCAN_STEP, Scrollbar},
     view::Conversation,
 };
 use bevy::{
+    ecs::message::Messages,
     input::ButtonState,
     prelude::*,
-    window::{PrimaryWindow, WindowResized, WindowResolution, WindowScaleFactorChanged},
+    window::{
+        PrimaryWindow, RequestRedraw, WindowResized, WindowResolution, WindowScaleFactorChanged,
+    },
 };
 use common::*;
 
@@ -78,13 +81,14 @@ fn varied(count: usize) -> Vec<String> {
         .collect()
 }
 
-/// A laid-out app with `submissions` submissions (twice as many messages), in bursts.
+/// A laid-out app with `submissions` submissions (twice as many messages), in bursts, at the
+/// newest message with its overscan complete.
 fn app_with(submissions: &[String]) -> App {
     let mut app = laid_out_app();
     for burst in submissions.chunks(10_000) {
         submit_all(&mut app, burst);
     }
-    app.update();
+    finish_mounting(&mut app);
     app
 }
 
@@ -426,4 +430,33 @@ fn a_ctrl_home_chord_typed_within_one_frame_still_jumps_and_two_page_ups_are_two
         "two PageDowns in one frame move two pages: {} after {one_page}",
         list(&mut app).offset()
     );
+}
+
+#[test]
+fn a_jump_builds_the_rows_in_view_first_and_the_overscan_over_the_next_frames() {
+    let mut app = app_with(&numbered(5_000));
+    let settled = rows(&mut app).len();
+    assert_eq!(settled, list(&mut app).wanted().len(), "settled at the end");
+
+    tap_down(&mut app, KeyCode::ControlLeft);
+    tap_down(&mut app, KeyCode::Home);
+    app.update();
+    let shown = in_view(&mut app).len();
+    let mounted = rows(&mut app).len();
+    assert!(
+        mounted <= shown + 2 * OVERSCAN_STEP && mounted < settled,
+        "the jump's frame builds the {shown} rows in view and a few more, not {mounted}"
+    );
+    let redraws = app.world().resource::<Messages<RequestRedraw>>();
+    assert!(!redraws.is_empty(), "and asks for the next frame at once");
+
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(
+        rows(&mut app).len(),
+        list(&mut app).wanted().len(),
+        "a few frames later the overscan is complete"
+    );
+    assert_eq!(in_view(&mut app)[0].index, 0, "while the view never moved");
 }

@@ -393,6 +393,23 @@ pub fn list(app: &mut App) -> &VirtualList {
     world.query::<&VirtualList>().single(world).unwrap()
 }
 
+/// Runs frames until the conversation has mounted all the rows it wants, overscan included
+/// (a jump mounts the view's rows first, and the overscan over the next frames).
+pub fn finish_mounting(app: &mut App) {
+    for _ in 0..20 {
+        app.update();
+        if rows(app).len() == list(app).wanted().len() {
+            return;
+        }
+    }
+    panic!("the conversation never finished mounting its rows");
+}
+
+pub fn list_mut(app: &mut App) -> Mut<'_, VirtualList> {
+    let world = app.world_mut();
+    world.query::<&mut VirtualList>().single_mut(world).unwrap()
+}
+
 pub fn wheel(app: &mut App, notches: f32) {
     app.world_mut().write_message(MouseWheel {
         unit: MouseScrollUnit::Line,

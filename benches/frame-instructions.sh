@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Instructions executed by one laid-out frame (benches/frame_instructions.rs under valgrind's
+# callgrind) when the log holds 100, 10,000 and 100,000 messages: an idle frame, a submission,
+# a wheel notch in the middle of the conversation, and Ctrl+Home from the newest message. The
+# times of `cargo bench --profile dev --bench frame` drift with this shared machine's load; these
+# counts do not, so the ratios repeat from run to run.
+#
+#   bash benches/frame-instructions.sh
+#
+# Installs valgrind if missing; takes a few minutes once the bench is built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
+if ! command -v valgrind >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
+fi
+bin=$(cargo bench --locked --profile dev --bench frame_instructions --no-run --message-format=json \
+  | grep -o '"executable":"[^"]*/frame_instructions-[^"]*"' | cut -d'"' -f4)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+count() { # case, messages logged -> instructions in the measured frame
+  valgrind --tool=callgrind --toggle-collect='*measured_frame*' --callgrind-out-file="$work/out" \
+    "$bin" "$1" "$2" 2>&1 | awk '/Collected :/ {print $NF}' | grep . || { echo "callgrind failed on $1 at $2 messages" >&2; exit 1; }
+}
+
+declare -A n
+for case in idle submission wheel home; do
+  for logged in 100 10000 100000; do
+    n[$case,$logged]=$(count "$case" "$logged")
+  done
+done
+printf '%-11s %14s %14s %14s %12s\n' frame 100 10000 100000 "100000/100"
+for case in idle submission wheel home; do
+  awk -v c="$case" -v a="${n[$case,100]}" -v b="${n[$case,10000]}" -v d="${n[$case,100000]}" \
+    'BEGIN {printf "%-11s %14d %14d %14d %12.3f\n", c, a, b, d, d / a}'
+done
+for logged in 100 10000 100000; do
+  awk -v l="$logged" -v h="${n[home,$logged]}" -v s="${n[submission,$logged]}" \
+    'BEGIN {printf "home / submission at %6d: %.2f\n", l, h / s}'
+done
