@@ -84,7 +84,14 @@ pub const FONT_SIZE: f32 = 20.0;
 pub struct TextMetrics {
     charmap: Charmap<'static>,
     glyphs: GlyphMetrics<'static>,
+    /// The advances of ASCII and of the Hangul syllables, looked up once: nearly every
+    /// character of a Korean chat, measured for every message logged.
+    ascii: Box<[f32]>,
+    syllables: Box<[f32]>,
 }
+
+/// The Hangul syllables block, 가 to 힣.
+const SYLLABLES: std::ops::RangeInclusive<char> = '\u{AC00}'..='\u{D7A3}';
 
 impl TextMetrics {
     /// The metrics of `font`, which [`check_hangul_font`] has accepted (or Bevy's own font).
@@ -92,15 +99,30 @@ impl TextMetrics {
         let font = FontRef::new(font)
             .or_else(|_| FontRef::new(DEFAULT_FONT_DATA))
             .expect("Bevy's built-in font is readable");
-        Self {
+        let mut metrics = Self {
             charmap: font.charmap(),
             glyphs: font.glyph_metrics(Size::new(FONT_SIZE), LocationRef::default()),
-        }
+            ascii: Box::default(),
+            syllables: Box::default(),
+        };
+        metrics.ascii = ('\0'..='\u{7F}').map(|c| metrics.look_up(c)).collect();
+        metrics.syllables = SYLLABLES.map(|c| metrics.look_up(c)).collect();
+        metrics
     }
 
     /// How far `c` advances the pen, in logical pixels; a character the font lacks is drawn,
     /// and measured, as the font's empty box.
     pub fn advance(&self, c: char) -> f32 {
+        if c.is_ascii() {
+            self.ascii[c as usize]
+        } else if SYLLABLES.contains(&c) {
+            self.syllables[c as usize - *SYLLABLES.start() as usize]
+        } else {
+            self.look_up(c)
+        }
+    }
+
+    fn look_up(&self, c: char) -> f32 {
         let glyph = self.charmap.map(c).unwrap_or_default();
         self.glyphs.advance_width(glyph).unwrap_or(FONT_SIZE)
     }

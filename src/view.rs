@@ -148,7 +148,7 @@ fn mount_rows(
         for &message in &logged[new.clone()] {
             let shape = messages
                 .get(message)
-                .map(|(body, &role)| shape_of(&metrics, &row_text(role, body.body())))
+                .map(|(body, &role)| row_shape(&metrics, role, body.body()))
                 .unwrap_or_default();
             list.push(shape);
         }
@@ -261,18 +261,18 @@ fn row_text(role: Role, body: &str) -> String {
     RoleStyle::of(role).text(&shown_body(body))
 }
 
-/// The width of `text` on one line, hard breaks aside, and its hard breaks.
-fn shape_of(metrics: &TextMetrics, text: &str) -> Shape {
-    text.chars().fold(Shape::default(), |shape, c| match c {
-        '\n' => Shape {
-            breaks: shape.breaks + 1,
-            ..shape
+/// The [`Shape`] of the text a row shows for a message ([`row_text`]), measured without
+/// building that text.
+fn row_shape(metrics: &TextMetrics, role: Role, body: &str) -> Shape {
+    let label = RoleStyle::of(role).text("");
+    let (width, breaks) = label.chars().chain(shown_body(body).chars()).fold(
+        (0.0, 0),
+        |(width, breaks), c| match c {
+            '\n' => (width, breaks + 1),
+            c => (width + metrics.advance(c), breaks),
         },
-        c => Shape {
-            width: shape.width + metrics.advance(c),
-            ..shape
-        },
-    })
+    );
+    Shape { width, breaks }
 }
 
 /// How tall a row of `shape` is estimated to be in a conversation `width` wide, before layout
@@ -304,6 +304,10 @@ pub const MAX_SHOWN_CHARS: usize = 4000;
 /// The part of `body` a row shows: all of it, or its first [`MAX_SHOWN_CHARS`] characters and
 /// how many more there are.
 pub fn shown_body(body: &str) -> Cow<'_, str> {
+    if body.len() <= MAX_SHOWN_CHARS {
+        // No more characters than bytes: nothing to count.
+        return Cow::Borrowed(body);
+    }
     match body.char_indices().nth(MAX_SHOWN_CHARS) {
         None => Cow::Borrowed(body),
         Some((cut, _)) => {
