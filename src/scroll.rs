@@ -18,9 +18,9 @@
 //! 1. input (`ReadInput`): wheel, page keys and the scrollbar move the anchor;
 //! 2. the list's owner spawns the items of [`VirtualList::wanted`] as children of the list, each
 //!    with an [`Item`], and despawns those no longer wanted (the view does, in `SpawnRows`);
-//! 3. [`arrange`] moves them into the overhang and the column, in order, and places the column
+//! 3. `arrange` moves them into the overhang and the column, in order, and places the column
 //!    (`Scroll`);
-//! 4. after layout, [`settle`] measures the mounted items and reads back where the view came
+//! 4. after layout, `settle` measures the mounted items and reads back where the view came
 //!    to be: the anchor, and whether the end is in view;
 //! 5. the scrollbar's thumb is placed for the whole list, from the heights.
 //!
