@@ -168,19 +168,18 @@ fn mount_rows(
         // The rest of the overscan comes in the next frames; ask for them now.
         redraw.write(RequestRedraw);
     }
-    if to_mount == mounted {
+    let (holder, spare) = spares.into_inner();
+    if to_mount == mounted && spare.is_none_or(|spare| spare.is_empty()) {
         return;
     }
-    let wanted = &to_mount;
     // Rows that leave the range are given the content of rows that enter it: rewriting a row's
     // components in place costs a fraction of building one and tearing one down, and a jump
     // replaces a screenful. Rows left over wait, hidden, for the rows the next frames bring
     // (a jump's overscan), and are let go once the list has all it wants.
-    let (holder, spare) = spares.into_inner();
     let mut recycled: Vec<Entity> = spare.map_or(Vec::new(), |spare| spare.to_vec());
     recycled.extend(
         rows.iter()
-            .filter(|(_, Item(i), ChildOf(parent))| !wanted.contains(i) && *parent != holder)
+            .filter(|(_, Item(i), ChildOf(parent))| !to_mount.contains(i) && *parent != holder)
             .map(|(row, ..)| row),
     );
     let mut placed = Vec::new();

@@ -397,7 +397,7 @@ fn the_scrollbar_stands_for_the_whole_log_and_a_drag_passes_through_all_of_it() 
 }
 
 #[test]
-fn a_ctrl_home_chord_typed_within_one_frame_still_jumps_and_two_page_ups_are_two_pages() {
+fn a_ctrl_home_chord_typed_within_one_frame_still_jumps_and_two_page_downs_are_two_pages() {
     let mut app = app_with(&numbered(200));
     let (area_top, _) = area(&mut app);
     // All four key events before the next frame, as `xdotool key ctrl+Home` sends them.
