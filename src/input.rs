@@ -1,22 +1,26 @@
-//! The adapter between `bevy_simple_text_input` and the app: the only file that knows the widget.
+//! The adapter between `bevy_simple_text_input` and the app: the only module that knows the
+//! widget.
 //!
-//! It builds the input field and translates the widget's submit message into a [`Submission`],
-//! so the rest of the app would not change if the widget were swapped for another. The widget
-//! reads keys only; `input/ime.rs` brings in text typed through an input method, such as
-//! Hangul, and `input/pacing.rs` hands both to the field in the order they were typed.
-//! `input/caret.rs` stops the caret blinking once the user is idle.
+//! The widget draws the field: its text, its caret and their colours, the placeholder, the
+//! horizontal scroll. The editing is the adapter's, as on any desktop: `input/typing.rs`
+//! applies keys and input-method text in the order they came to an `input/editor.rs` line
+//! (clusters, words, selection, undo), `input/keys.rs` says which key does what,
+//! `input/clipboard.rs` reaches the system clipboard, and `input/selection.rs` draws the
+//! selection and takes the mouse. Enter's line leaves as the widget's own submit message, which
+//! becomes a [`Submission`], so the rest of the app would not change if the widget were swapped
+//! for another. `input/caret.rs` stops the caret blinking once the user is idle.
 
 use bevy::{
-    input::InputSystems,
+    clipboard::Clipboard,
     input_focus::{AutoFocus, InputFocus},
     prelude::*,
     ui::UiSystems,
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
-    TextInput, TextInputCursorPos, TextInputInactive, TextInputMaxLengthMessage,
-    TextInputPlaceholder, TextInputPlugin, TextInputSettings, TextInputSubmitMessage,
-    TextInputSystem, TextInputTextColor, TextInputTextFont, TextInputValue,
+    TextInput, TextInputInactive, TextInputNavigationBindings, TextInputPlaceholder,
+    TextInputPlugin, TextInputSettings, TextInputSubmitMessage, TextInputSystem,
+    TextInputTextColor, TextInputTextFont, TextInputValue,
 };
 
 use crate::{
@@ -26,21 +30,31 @@ use crate::{
 };
 
 pub mod caret;
+pub mod clipboard;
+pub mod editor;
 mod ime;
-mod pacing;
+pub mod keys;
 mod reader;
+mod selection;
+mod typing;
+
+pub use typing::Field;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(TextInputPlugin)
-        // Registered by the window plugin too; headless apps have none.
+    app.add_plugins((TextInputPlugin, clipboard::plugin, selection::plugin))
+        // The widget's own key handling mixes bytes and characters and types the letter of
+        // every shortcut; with no bindings it moves nothing (see `chat_input` for the typing).
+        .insert_resource(TextInputNavigationBindings(Vec::new()))
+        // Registered by the window and clipboard plugins too; headless apps have none.
         .add_message::<RequestRedraw>()
         .add_message::<Ime>()
         .add_message::<WindowEvent>()
         .add_message::<WindowFocused>()
-        .init_resource::<pacing::HeldTyping>()
+        .add_message::<FieldFull>()
+        .init_resource::<Clipboard>()
         .init_resource::<caret::CaretBlink>()
-        .add_systems(PreUpdate, pacing::pace_typing.before(InputSystems))
-        .configure_sets(Update, AppSystems::ReadInput.after(TextInputSystem))
+        // The field's line is settled before the widget draws it, in the same frame.
+        .configure_sets(Update, AppSystems::ReadInput.before(TextInputSystem))
         // Before the widget, which applies a new text colour and blinks its caret in the same
         // frame.
         .add_systems(
@@ -49,12 +63,11 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            // The widget has read the frame's keys; the IME's text follows them (see `pacing`).
             (
+                typing::edit_field,
                 forward_submissions,
-                ime::apply_ime,
-                take_keys,
-                keep_one_line,
+                typing::show_in_widget,
+                hide_caret_while_composing,
                 show_length_limit,
                 reader::describe_field,
             )
@@ -63,6 +76,10 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(PostUpdate, ime::place_ime_window.after(UiSystems::Layout));
 }
+
+/// The field refused text: it holds [`MAX_INPUT_CHARS`] characters already.
+#[derive(Message, Debug, Clone, Copy)]
+pub struct FieldFull;
 
 /// The most characters the field takes from the keyboard. Plenty for a chat line; it keeps
 /// one line's layout cheap. Lines that arrive longer by other routes are still accepted whole
@@ -87,14 +104,14 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
         ChatInput,
         // Input focus from the start: the keys are the field's, and a screen reader starts here.
         AutoFocus,
-        ime::Composition::default(),
+        Field::default(),
         crate::a11y::accessible(accesskit::Role::TextInput, "메시지 입력"),
         children![reader::text_run()],
         TextInput,
         TextInputSettings {
-            // The app's rule: Enter empties the field at once, whatever it held.
-            retain_on_submit: false,
-            max_length: Some(MAX_INPUT_CHARS),
+            // The widget types nothing itself: it refuses every character as over this length,
+            // and `typing` applies them instead, with the app's limit (MAX_INPUT_CHARS).
+            max_length: Some(0),
             ..default()
         },
         TextInputTextFont(theme::text_font()),
@@ -122,16 +139,17 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
     )
 }
 
-/// Lets the widget take keys only while the field has input focus and no IME composition is in
-/// progress (see `input/ime.rs`). Bevy's [`InputFocus`] says where keys go, as for any widget.
-fn take_keys(
+/// Shows the widget's caret only while the field has input focus and no IME composition is in
+/// progress: the composition itself shows where the user is. Bevy's [`InputFocus`] says where
+/// keys go, as for any widget.
+fn hide_caret_while_composing(
     focus: Res<InputFocus>,
-    mut fields: Query<(Entity, &ime::Composition, &mut TextInputInactive), With<ChatInput>>,
+    mut fields: Query<(Entity, &Field, &mut TextInputInactive), With<ChatInput>>,
 ) {
-    for (field, composition, mut inactive) in &mut fields {
-        let takes_keys = focus.get() == Some(field) && !composition.is_composing();
-        if inactive.0 == takes_keys {
-            inactive.0 = !takes_keys;
+    for (entity, field, mut inactive) in &mut fields {
+        let active = focus.get() == Some(entity) && !field.line().is_composing();
+        if inactive.0 == active {
+            inactive.0 = !active;
         }
     }
 }
@@ -159,10 +177,10 @@ pub fn length_limit_notice() -> impl Bundle {
     )
 }
 
-/// Shows the notice (and a warning border) when the widget refuses a key because the field is
-/// full, and hides it once the text is shorter again, by deletion or by submitting.
+/// Shows the notice (and a warning border) when the field refuses text because it is full, and
+/// hides it once the text is shorter again, by deletion or by submitting.
 fn show_length_limit(
-    mut refused: MessageReader<TextInputMaxLengthMessage>,
+    mut refused: MessageReader<FieldFull>,
     fields: Query<(Ref<TextInputValue>, &mut Paint), With<ChatInput>>,
     mut notice: Single<&mut Node, With<LengthLimitNotice>>,
 ) {
@@ -218,35 +236,10 @@ fn paint_widget(
     }
 }
 
-/// Keeps the field on one line: the widget inserts whatever character a key produces, so a line
-/// feed (from a remapped Return key, say) or a tab would otherwise enter the field and make it
-/// grow. Each control character becomes a space, one for one, so the cursor stays put.
-fn keep_one_line(
-    fields: Query<
-        (&mut TextInputValue, &mut TextInputCursorPos),
-        (With<ChatInput>, Changed<TextInputValue>),
-    >,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
-    for (mut field, mut cursor) in fields {
-        if field.0.contains(char::is_control) {
-            field.0 = field
-                .0
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            // Tells the widget the cursor was placed on purpose, so it does not jump to the end.
-            cursor.set_changed();
-            // The widget shows the new value next frame; in reactive mode, ask for that frame now.
-            redraw.write(RequestRedraw);
-        }
-    }
-}
-
-/// Passes on the raw line of every Enter the widget reports.
+/// Passes on the raw line of every Enter, as the field reported it with the widget's message.
 ///
-/// The widget has emptied the field already (`retain_on_submit` is off), at the Enter itself:
-/// keys typed after it in the same frame are the start of the next line, and stay.
+/// The field was emptied at the Enter itself: keys typed after it in the same frame are the
+/// start of the next line, and stay.
 fn forward_submissions(
     mut submitted: MessageReader<TextInputSubmitMessage>,
     mut submissions: MessageWriter<Submission>,

@@ -160,6 +160,10 @@ pub struct Palette {
     pub warning: Color,
     /// The scrollbar's thumb.
     pub scrollbar_thumb: Color,
+    /// Behind the selected text in the input field.
+    pub selection: Color,
+    /// The selected text.
+    pub selection_text: Color,
 }
 
 impl Palette {
@@ -176,6 +180,10 @@ impl Palette {
         agent_border: Color::srgb_u8(0x7b, 0xd8, 0x8f),
         warning: Color::srgb_u8(0xf0, 0xb4, 0x29),
         scrollbar_thumb: Color::srgb_u8(0x76, 0x7f, 0x90),
+        // Light on dark: no fill stands out from the field and still carries light text, so
+        // the selected text turns dark.
+        selection: Color::srgb_u8(0x8a, 0xb4, 0xf8),
+        selection_text: Color::srgb_u8(0x1b, 0x1d, 0x23),
     };
 
     /// Dark text on near-white, for a platform that prefers light.
@@ -191,6 +199,8 @@ impl Palette {
         agent_border: Color::srgb_u8(0x1a, 0x7f, 0x37),
         warning: Color::srgb_u8(0x8a, 0x5c, 0x00),
         scrollbar_thumb: Color::srgb_u8(0x7a, 0x82, 0x91),
+        selection: Color::srgb_u8(0x25, 0x63, 0xeb),
+        selection_text: Color::srgb_u8(0xff, 0xff, 0xff),
     };
 }
 

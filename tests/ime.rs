@@ -328,8 +328,7 @@ fn switching_the_ime_off_or_losing_focus_drops_the_composition_and_nothing_else(
 fn ime_text_past_the_length_limit_is_refused_with_the_notice() {
     let mut app = headless_app();
     let full = usize::from(MAX_INPUT_CHARS);
-    let input = input_entity(&mut app);
-    app.world_mut().get_mut::<TextInputValue>(input).unwrap().0 = "a".repeat(full - 1);
+    commit(&mut app, &"a".repeat(full - 1));
     app.update();
 
     commit(&mut app, "안녕");

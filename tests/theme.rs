@@ -43,6 +43,11 @@ fn text_meets_wcag_aa_on_every_background_it_sits_on() {
                 p.warning,
                 p.window_background,
             ),
+            (
+                "selected text on the selection",
+                p.selection_text,
+                p.selection,
+            ),
         ] {
             let ratio = contrast(foreground, background);
             assert!(ratio >= 4.5, "{theme}, {name}: {ratio:.2}:1 is below 4.5:1");
@@ -72,6 +77,7 @@ fn borders_and_the_scrollbar_stand_out_from_what_they_sit_on() {
                 p.scrollbar_thumb,
                 p.window_background,
             ),
+            ("selection / input", p.selection, p.input_background),
         ] {
             let ratio = contrast(border, next_to);
             assert!(ratio >= 3.0, "{theme}, {name}: {ratio:.2}:1 is below 3:1");
@@ -118,6 +124,8 @@ fn assert_drawn_in(app: &mut App, name: &str, palette: &Palette) {
         palette.agent_border,
         palette.warning,
         palette.scrollbar_thumb,
+        palette.selection,
+        palette.selection_text,
     ];
     let used = colours_in_use(app);
     let stray: Vec<_> = used.iter().filter(|c| !allowed.contains(c)).collect();

@@ -1,0 +1,157 @@
+//! Which key does what in the field: the desktop's editing keys, read one key event at a time
+//! with the modifiers held at that event.
+//!
+//! Modifiers come from the key events themselves, not from the frame's [`ButtonInput`]: a
+//! chord typed faster than a frame (Ctrl down, V, Ctrl up, as `xdotool key ctrl+v` sends it)
+//! is still the chord. A key pressed with Ctrl, Alt or Super never types its letter; AltGr is
+//! not Alt, so the characters it makes still type.
+
+use bevy::{
+    input::keyboard::{Key, KeyboardInput},
+    prelude::*,
+};
+
+use super::editor::Motion;
+
+/// What a key asks of the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Move the caret, extending the selection when `extend`.
+    Move(Motion, bool),
+    /// Delete the selection, or else as far as the motion goes.
+    Delete(Motion),
+    /// Select the whole line.
+    SelectAll,
+    /// Copy the selection to the clipboard.
+    Copy,
+    /// Move the selection to the clipboard.
+    Cut,
+    /// Insert the clipboard's text.
+    Paste,
+    /// Go back one edit.
+    Undo,
+    /// Redo an undone edit.
+    Redo,
+    /// The line submitted before the one shown.
+    Earlier,
+    /// The line submitted after the one shown, or the line being typed.
+    Later,
+    /// Send the line.
+    Submit,
+    /// Insert this text.
+    Type(String),
+}
+
+/// The modifier keys held, as far as the key events so far tell.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Modifiers {
+    ctrl: [bool; 2],
+    shift: [bool; 2],
+    /// Alt keys, AltGr excluded.
+    alt: [bool; 2],
+    meta: [bool; 2],
+}
+
+impl Modifiers {
+    /// Notes a modifier key's press or release; other keys change nothing.
+    pub fn note(&mut self, key: &KeyboardInput) {
+        let down = key.state.is_pressed();
+        let slot = match key.key_code {
+            KeyCode::ControlLeft => &mut self.ctrl[0],
+            KeyCode::ControlRight => &mut self.ctrl[1],
+            KeyCode::ShiftLeft => &mut self.shift[0],
+            KeyCode::ShiftRight => &mut self.shift[1],
+            KeyCode::AltLeft => &mut self.alt[0],
+            // The right Alt is AltGr on many layouts: it makes characters, it is no shortcut.
+            KeyCode::AltRight => {
+                self.alt[1] = down && key.logical_key != Key::AltGraph;
+                return;
+            }
+            KeyCode::SuperLeft => &mut self.meta[0],
+            KeyCode::SuperRight => &mut self.meta[1],
+            _ => return,
+        };
+        *slot = down;
+    }
+
+    fn ctrl(&self) -> bool {
+        self.ctrl.contains(&true)
+    }
+
+    fn shift(&self) -> bool {
+        self.shift.contains(&true)
+    }
+
+    /// Whether a held modifier makes the key a shortcut rather than a character.
+    fn shortcut(&self) -> bool {
+        self.ctrl() || self.alt.contains(&true) || self.meta.contains(&true)
+    }
+}
+
+/// What the key press `key` asks of the field, with `held` held; `None` for keys the field
+/// leaves alone (releases, Escape, the page keys and Ctrl+Home/End, which are the
+/// conversation's, and any shortcut it does not know).
+pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
+    use Action::*;
+    if !key.state.is_pressed() {
+        return None;
+    }
+    let (ctrl, shift) = (held.ctrl(), held.shift());
+    let bare = !held.shortcut();
+    let word = |plain, word| if ctrl { word } else { plain };
+    let action = match key.key_code {
+        KeyCode::Enter | KeyCode::NumpadEnter if bare => Submit,
+        KeyCode::Backspace | KeyCode::NumpadBackspace => {
+            Delete(word(Motion::Left, Motion::WordLeft))
+        }
+        KeyCode::Delete if shift && !ctrl => Cut,
+        KeyCode::Delete => Delete(word(Motion::Right, Motion::WordRight)),
+        KeyCode::Insert if ctrl && !shift => Copy,
+        KeyCode::Insert if shift && !ctrl => Paste,
+        KeyCode::ArrowLeft => Move(word(Motion::Left, Motion::WordLeft), shift),
+        KeyCode::ArrowRight => Move(word(Motion::Right, Motion::WordRight), shift),
+        KeyCode::Home if !ctrl => Move(Motion::Home, shift),
+        KeyCode::End if !ctrl => Move(Motion::End, shift),
+        KeyCode::ArrowUp if bare => Earlier,
+        KeyCode::ArrowDown if bare => Later,
+        _ if ctrl => return letter_shortcut(key, shift),
+        _ if bare => return typed(key).map(Type),
+        _ => return None,
+    };
+    Some(action)
+}
+
+/// Ctrl with a letter: the letter as the layout names it, so Ctrl+V is where V is; on a layout
+/// without Latin letters (Cyrillic, say), the key's place on a US keyboard, as browsers do.
+fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
+    let letter = match &key.logical_key {
+        Key::Character(text) if text.is_ascii() => text.to_ascii_lowercase(),
+        _ => match key.key_code {
+            KeyCode::KeyA => "a".into(),
+            KeyCode::KeyC => "c".into(),
+            KeyCode::KeyV => "v".into(),
+            KeyCode::KeyX => "x".into(),
+            KeyCode::KeyY => "y".into(),
+            KeyCode::KeyZ => "z".into(),
+            _ => return None,
+        },
+    };
+    Some(match (letter.as_str(), shift) {
+        ("a", false) => Action::SelectAll,
+        ("c", false) => Action::Copy,
+        ("v", false) => Action::Paste,
+        ("x", false) => Action::Cut,
+        ("z", false) => Action::Undo,
+        ("z", true) | ("y", false) => Action::Redo,
+        _ => return None,
+    })
+}
+
+/// The text a key types, if any.
+fn typed(key: &KeyboardInput) -> Option<String> {
+    match &key.logical_key {
+        Key::Character(text) => Some(text.to_string()),
+        Key::Space => Some(" ".into()),
+        _ => None,
+    }
+}

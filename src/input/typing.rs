@@ -1,0 +1,319 @@
+//! The field's one pass over the frame's typing: keys and input-method (IME) messages, in the
+//! order the user typed them, each applied to the line as it came.
+//!
+//! Keys and IME messages arrive as two message types, each in its own order. The order between
+//! them comes from Bevy's [`WindowEvent`] stream, in which the window backend writes every event
+//! a second time, in the order the platform delivered them. Applied in that order, `안녕` then
+//! a space reads `안녕 `, and an Enter sends exactly what was typed before it, however many
+//! keys and Enters one frame holds.
+//!
+//! Hangul is typed through an IME: each key reshapes the syllable being composed (the
+//! *preedit*) until the IME *commits* it. The preedit shows at the caret; while there is one,
+//! keys are the IME's, so a platform that also reports them cannot change the line twice.
+//!
+//! A paste waits for the clipboard (see [`super::clipboard`]); what is typed after Ctrl+V waits
+//! with it, so the pasted text lands where the user pasted it.
+
+use std::collections::VecDeque;
+
+use bevy::{
+    ecs::system::SystemParam,
+    input::keyboard::{KeyboardFocusLost, KeyboardInput},
+    input_focus::InputFocus,
+    prelude::*,
+    window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
+};
+use bevy_simple_text_input::{
+    TextInputCursorPos, TextInputInactive, TextInputSubmitMessage, TextInputValue,
+};
+
+use super::{
+    ChatInput, FieldFull, MAX_INPUT_CHARS,
+    clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
+    editor::LineEditor,
+    keys::{self, Action, Modifiers},
+};
+use crate::chat;
+
+/// The field's line, and the lines submitted before it.
+#[derive(Component, Debug)]
+pub struct Field {
+    line: LineEditor,
+    history: History,
+}
+
+impl Default for Field {
+    fn default() -> Self {
+        Self {
+            line: LineEditor::new(usize::from(MAX_INPUT_CHARS)),
+            history: History::default(),
+        }
+    }
+}
+
+impl Field {
+    /// The line being typed.
+    pub fn line(&self) -> &LineEditor {
+        &self.line
+    }
+}
+
+/// The lines submitted since the app started, walked with Up and Down as in a shell.
+#[derive(Debug, Default)]
+struct History {
+    lines: Vec<String>,
+    /// The line shown, while walking; `None` while typing a new one.
+    at: Option<usize>,
+    /// The line being typed when the walk began, to come back to.
+    draft: String,
+}
+
+/// One piece of typing, in the order it came.
+#[derive(Debug, Clone)]
+enum Typed {
+    Key(KeyboardInput),
+    Ime(Ime),
+    /// The window lost focus: a composition left over ends.
+    FocusLost,
+}
+
+/// Typing not yet applied: what came after a paste that still waits for the clipboard.
+#[derive(Debug, Default)]
+pub(super) struct Backlog {
+    typed: VecDeque<Typed>,
+    pasting: bool,
+    held: Modifiers,
+}
+
+/// What applying typing can send on.
+#[derive(SystemParam)]
+pub(super) struct Outcomes<'w> {
+    submits: MessageWriter<'w, TextInputSubmitMessage>,
+    full: MessageWriter<'w, FieldFull>,
+    reads: MessageWriter<'w, ReadClipboard>,
+    copies: MessageWriter<'w, WriteClipboard>,
+}
+
+/// The frame's typing, read in the order it came.
+#[derive(SystemParam)]
+pub(super) struct Typing<'w, 's> {
+    keys: MessageReader<'w, 's, KeyboardInput>,
+    imes: MessageReader<'w, 's, Ime>,
+    order: MessageReader<'w, 's, WindowEvent>,
+    window_focus: MessageReader<'w, 's, WindowFocused>,
+    keyboard_lost: MessageReader<'w, 's, KeyboardFocusLost>,
+}
+
+/// Applies the frame's typing to the field, in order; typing after a pending paste waits.
+pub(super) fn edit_field(
+    mut typing: Typing,
+    mut pasted: MessageReader<ClipboardText>,
+    mut backlog: Local<Backlog>,
+    input_focus: Res<InputFocus>,
+    field: Single<(Entity, &mut Field), With<ChatInput>>,
+    mut out: Outcomes,
+) {
+    let (entity, mut field) = field.into_inner();
+    let fresh = typing.in_arrival_order();
+    backlog.typed.extend(fresh);
+    if typing.keyboard_lost.read().count() > 0 {
+        // Keys held when the window lost focus are released without an event of their own.
+        backlog.held = Modifiers::default();
+    }
+    if let Some(ClipboardText(text)) = pasted.read().last()
+        && backlog.pasting
+    {
+        backlog.pasting = false;
+        if let Some(text) = text
+            && !field.line.paste(text)
+        {
+            out.full.write(FieldFull);
+        }
+    }
+    let focused = input_focus.get() == Some(entity);
+    while !backlog.pasting
+        && let Some(typed) = backlog.typed.pop_front()
+    {
+        let action = match typed {
+            Typed::Key(key) => {
+                backlog.held.note(&key);
+                // While the IME composes, keys are its own.
+                if !focused || field.line.is_composing() {
+                    continue;
+                }
+                let Some(action) = keys::action(&key, backlog.held) else {
+                    continue;
+                };
+                action
+            }
+            Typed::Ime(ime) => {
+                ime_edit(&mut field.line, &ime, &mut out);
+                continue;
+            }
+            Typed::FocusLost => {
+                if field.line.is_composing() {
+                    field.line.compose("", None);
+                }
+                continue;
+            }
+        };
+        if action == Action::Paste {
+            out.reads.write(ReadClipboard);
+            backlog.pasting = true;
+            continue;
+        }
+        apply(action, entity, &mut field, &mut out);
+    }
+}
+
+impl Typing<'_, '_> {
+    /// Merges the frame's keys and IME messages in the order the window backend delivered
+    /// them, and a lost focus after them.
+    ///
+    /// Messages written without a matching [`WindowEvent`] (by another plugin, say) have no
+    /// known place; they keep their order among their own type and come last, keys first.
+    fn in_arrival_order(&mut self) -> Vec<Typed> {
+        let mut keys = self.keys.read().cloned();
+        let mut imes = self.imes.read().cloned();
+        let mut merged: Vec<Typed> = self
+            .order
+            .read()
+            .filter_map(|event| match event {
+                WindowEvent::KeyboardInput(_) => keys.next().map(Typed::Key),
+                WindowEvent::Ime(_) => imes.next().map(Typed::Ime),
+                _ => None,
+            })
+            .collect();
+        merged.extend(keys.map(Typed::Key));
+        merged.extend(imes.map(Typed::Ime));
+        if self.window_focus.read().any(|window| !window.focused) {
+            merged.push(Typed::FocusLost);
+        }
+        merged
+    }
+}
+
+/// What one IME message does: a preedit replaces the composition, a commit makes it text, and
+/// switching the IME on or off drops a composition left over.
+fn ime_edit(line: &mut LineEditor, ime: &Ime, out: &mut Outcomes) {
+    let fitted = match ime {
+        Ime::Preedit { value, cursor, .. } => line.compose(value, cursor.map(|(_, end)| end)),
+        Ime::Commit { value, .. } => {
+            line.compose("", None);
+            line.type_text(value)
+        }
+        Ime::Enabled { .. } | Ime::Disabled { .. } => line.compose("", None),
+    };
+    if !fitted {
+        out.full.write(FieldFull);
+    }
+}
+
+/// Carries out one action on the field.
+fn apply(action: Action, entity: Entity, field: &mut Field, out: &mut Outcomes) {
+    let Field { line, history } = field;
+    match action {
+        Action::Move(motion, extend) => line.move_caret(motion, extend),
+        Action::Delete(motion) => line.delete(motion),
+        Action::SelectAll => line.select_all(),
+        Action::Copy => {
+            if let Some(text) = line.selected_text() {
+                out.copies.write(WriteClipboard(text.to_owned()));
+            }
+        }
+        Action::Cut => {
+            if let Some(text) = line.cut() {
+                out.copies.write(WriteClipboard(text));
+            }
+        }
+        Action::Undo => {
+            line.undo();
+        }
+        Action::Redo => {
+            line.redo();
+        }
+        Action::Earlier => history.earlier(line),
+        Action::Later => history.later(line),
+        Action::Submit => {
+            let value = line.take();
+            history.note(&value);
+            out.submits.write(TextInputSubmitMessage { entity, value });
+        }
+        Action::Type(text) => {
+            if !line.type_text(&text) {
+                out.full.write(FieldFull);
+            }
+        }
+        // Started by the caller: it waits for the clipboard.
+        Action::Paste => {}
+    }
+}
+
+impl History {
+    /// Keeps a submitted line (as the chat records it), and ends a walk.
+    fn note(&mut self, submitted: &str) {
+        if let Some(line) = chat::normalize(submitted) {
+            self.lines.push(line.to_owned());
+        }
+        self.at = None;
+        self.draft.clear();
+    }
+
+    /// Shows the line before the one shown; the first Up keeps the line being typed.
+    fn earlier(&mut self, line: &mut LineEditor) {
+        let at = match self.at {
+            None if self.lines.is_empty() => return,
+            None => {
+                self.draft = line.text().to_owned();
+                self.lines.len() - 1
+            }
+            Some(0) => return,
+            Some(at) => at - 1,
+        };
+        self.at = Some(at);
+        line.replace_all(&self.lines[at]);
+    }
+
+    /// Shows the line after the one shown, and after the newest, the line that was being typed.
+    fn later(&mut self, line: &mut LineEditor) {
+        let Some(at) = self.at else {
+            return;
+        };
+        if at + 1 < self.lines.len() {
+            self.at = Some(at + 1);
+            line.replace_all(&self.lines[at + 1]);
+        } else {
+            self.at = None;
+            line.replace_all(&std::mem::take(&mut self.draft));
+        }
+    }
+}
+
+/// Shows the line in the widget: its text (with the composition) and caret. The widget counts
+/// its caret in characters.
+pub(super) fn show_in_widget(
+    mut fields: Query<
+        (
+            &Field,
+            &mut TextInputValue,
+            &mut TextInputCursorPos,
+            &mut TextInputInactive,
+        ),
+        Changed<Field>,
+    >,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for (field, mut value, mut cursor, mut inactive) in &mut fields {
+        let shown = field.line.shown();
+        if value.0 != shown {
+            value.0 = shown.to_string();
+        }
+        // Set even when unchanged: it tells the widget the caret was placed on purpose, so it
+        // does not jump to the end of a changed value.
+        cursor.0 = shown[..field.line.shown_caret()].chars().count();
+        // Shows the caret and restarts its blink, as typing does in any field.
+        inactive.set_changed();
+        // The widget shows the new value next frame; in reactive mode, ask for that frame now.
+        redraw.write(RequestRedraw);
+    }
+}

@@ -1,0 +1,512 @@
+//! The field edits as desktop fields do (GTK's entry, Qt's line edit): shortcuts, the
+//! clipboard, selection, words and clusters, undo, history. Keys are delivered as the platform
+//! reports them, modifiers as key events of their own, through the app's real systems.
+//!
+//! The system clipboard needs a display; here the test plays it. It takes Bevy's `Clipboard`
+//! away, so nothing else answers, reads what the app asks to copy, and answers the app's reads
+//! itself. The real clipboard, with another application on it, is tested in `tests/window.rs`.
+
+mod common;
+
+use agent_chat::{
+    input::{
+        Field, MAX_INPUT_CHARS,
+        clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
+    },
+    theme::Palette,
+};
+use bevy::{
+    clipboard::Clipboard,
+    input::{ButtonState, keyboard::Key},
+    prelude::*,
+    text::{TextBackgroundColor, Underline},
+    window::Ime,
+};
+use common::*;
+
+/// The app with the test as the clipboard.
+fn app() -> App {
+    let mut app = headless_app();
+    app.world_mut().remove_resource::<Clipboard>();
+    app.init_resource::<Played>()
+        .add_systems(Last, play_the_clipboard);
+    app
+}
+
+/// What the app asked of the clipboard the test plays, since the test last looked.
+#[derive(Resource, Default)]
+struct Played {
+    copied: Vec<String>,
+    reads: usize,
+}
+
+fn play_the_clipboard(
+    mut writes: MessageReader<WriteClipboard>,
+    mut reads: MessageReader<ReadClipboard>,
+    mut played: ResMut<Played>,
+) {
+    played
+        .copied
+        .extend(writes.read().map(|WriteClipboard(text)| text.clone()));
+    played.reads += reads.read().count();
+}
+
+/// Holds `modifiers` down, taps `key` (typing `text`, as the layout names the key), and lets the
+/// modifiers go: all within one frame, as `xdotool key` sends a chord. Runs no frame.
+fn chord(app: &mut App, modifiers: &[KeyCode], key_code: KeyCode, logical: Key) {
+    for &modifier in modifiers {
+        tap_down(app, modifier);
+    }
+    tap(app, key_code, logical);
+    for &modifier in modifiers {
+        tap_up(app, modifier);
+    }
+}
+
+fn letter(c: &str) -> Key {
+    Key::Character(c.into())
+}
+
+const CTRL: &[KeyCode] = &[KeyCode::ControlLeft];
+const SHIFT: &[KeyCode] = &[KeyCode::ShiftLeft];
+const CTRL_SHIFT: &[KeyCode] = &[KeyCode::ControlLeft, KeyCode::ShiftLeft];
+
+/// A key with no text of its own (an arrow, Home, Backspace), with `modifiers` held.
+fn press(app: &mut App, modifiers: &[KeyCode], key_code: KeyCode) {
+    let logical = match key_code {
+        KeyCode::ArrowLeft => Key::ArrowLeft,
+        KeyCode::ArrowRight => Key::ArrowRight,
+        KeyCode::ArrowUp => Key::ArrowUp,
+        KeyCode::ArrowDown => Key::ArrowDown,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Delete => Key::Delete,
+        KeyCode::Insert => Key::Insert,
+        _ => panic!("no logical key for {key_code:?} here"),
+    };
+    chord(app, modifiers, key_code, logical);
+}
+
+/// The field's text, caret (bytes) and selected text.
+fn field(app: &mut App) -> (String, usize, Option<String>) {
+    let input = input_entity(app);
+    let line = app.world().get::<Field>(input).unwrap().line();
+    (
+        line.text().to_owned(),
+        line.caret(),
+        line.selected_text().map(str::to_owned),
+    )
+}
+
+fn text(app: &mut App) -> String {
+    field(app).0
+}
+
+/// What the app put on the clipboard since the last look.
+fn copied(app: &mut App) -> Vec<String> {
+    std::mem::take(&mut app.world_mut().resource_mut::<Played>().copied)
+}
+
+/// Whether the app asked to read the clipboard since the last look.
+fn asked_to_read(app: &mut App) -> bool {
+    std::mem::take(&mut app.world_mut().resource_mut::<Played>().reads) > 0
+}
+
+/// Answers the app's read with `text`, and runs the frame that takes it.
+fn clipboard_answers(app: &mut App, text: Option<&str>) {
+    app.world_mut()
+        .write_message(ClipboardText(text.map(str::to_owned)));
+    app.update();
+}
+
+#[test]
+fn shortcuts_never_type_their_letters_and_altgr_still_types() {
+    let mut app = app();
+    type_text(&mut app, "abc");
+    for (modifiers, key_code, c) in [
+        (CTRL, KeyCode::KeyK, "k"),
+        (CTRL_SHIFT, KeyCode::KeyV, "V"),
+        (&[KeyCode::AltLeft][..], KeyCode::KeyX, "x"),
+        (&[KeyCode::SuperLeft][..], KeyCode::KeyE, "e"),
+    ] {
+        chord(&mut app, modifiers, key_code, letter(c));
+        app.update();
+        assert_eq!(text(&mut app), "abc", "{modifiers:?} + {c} types nothing");
+    }
+    // AltGr is the right Alt where the layout makes it a character key: AltGr+Q is @ on German.
+    deliver(
+        &mut app,
+        key(KeyCode::AltRight, Key::AltGraph, ButtonState::Pressed),
+    );
+    tap(&mut app, KeyCode::KeyQ, letter("@"));
+    deliver(
+        &mut app,
+        key(KeyCode::AltRight, Key::AltGraph, ButtonState::Released),
+    );
+    app.update();
+    assert_eq!(text(&mut app), "abc@");
+}
+
+#[test]
+fn ctrl_v_and_shift_insert_paste_at_the_caret_and_typing_after_them_waits_for_the_paste() {
+    let mut app = app();
+    type_text(&mut app, "[]");
+    press(&mut app, &[], KeyCode::ArrowLeft);
+    chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
+    key_in(&mut app, "!");
+    app.update();
+    assert!(asked_to_read(&mut app), "Ctrl+V reads the clipboard");
+    assert_eq!(
+        text(&mut app),
+        "[]",
+        "no `v`, and the `!` waits for the paste"
+    );
+    clipboard_answers(&mut app, Some("붙여\r\n넣기"));
+    assert_eq!(
+        field(&mut app),
+        ("[붙여 넣기!]".to_owned(), "[붙여 넣기!".len(), None),
+        "pasted on one line, then the key typed after Ctrl+V"
+    );
+
+    press(&mut app, SHIFT, KeyCode::Insert);
+    app.update();
+    assert!(asked_to_read(&mut app), "Shift+Insert reads the clipboard");
+    clipboard_answers(&mut app, Some("🇰🇷"));
+    assert_eq!(text(&mut app), "[붙여 넣기!🇰🇷]");
+}
+
+#[test]
+fn a_paste_replaces_the_selection_and_one_past_the_limit_is_cut_with_the_notice() {
+    let mut app = app();
+    type_text(&mut app, "hello world");
+    press(&mut app, CTRL_SHIFT, KeyCode::ArrowLeft);
+    chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
+    app.update();
+    clipboard_answers(&mut app, Some("세상"));
+    assert_eq!(text(&mut app), "hello 세상");
+
+    chord(&mut app, CTRL, KeyCode::KeyA, letter("a"));
+    chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
+    app.update();
+    let full = usize::from(MAX_INPUT_CHARS);
+    clipboard_answers(&mut app, Some(&"가".repeat(full + 10)));
+    assert_eq!(text(&mut app), "가".repeat(full), "cut to the limit");
+    assert_eq!(
+        length_notice(&mut app),
+        Display::Flex,
+        "and the user is told"
+    );
+}
+
+#[test]
+fn a_clipboard_that_cannot_be_read_changes_nothing_and_typing_goes_on() {
+    // The real clipboard, with no display to reach: every read fails.
+    let mut app = headless_app();
+    type_text(&mut app, "keep");
+    chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
+    key_in(&mut app, "!");
+    for _ in 0..100 {
+        app.update();
+        if text(&mut app) != "keep" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(
+        text(&mut app),
+        "keep!",
+        "nothing pasted, and the key after Ctrl+V still lands"
+    );
+    assert!(
+        app.world().get_resource::<Clipboard>().is_some(),
+        "the clipboard is back for the next paste"
+    );
+}
+
+#[test]
+fn copy_and_cut_put_the_selection_on_the_clipboard() {
+    let mut app = app();
+    type_text(&mut app, "안녕 세상");
+    chord(&mut app, CTRL, KeyCode::KeyC, letter("c"));
+    app.update();
+    assert!(
+        copied(&mut app).is_empty(),
+        "nothing selected, nothing copied"
+    );
+
+    chord(&mut app, CTRL, KeyCode::KeyA, letter("a"));
+    chord(&mut app, CTRL, KeyCode::KeyC, letter("c"));
+    app.update();
+    assert_eq!(copied(&mut app), ["안녕 세상"], "Ctrl+A, Ctrl+C");
+    assert_eq!(text(&mut app), "안녕 세상", "a copy leaves the text");
+
+    press(&mut app, &[], KeyCode::End);
+    press(&mut app, CTRL_SHIFT, KeyCode::ArrowLeft);
+    press(&mut app, CTRL, KeyCode::Insert);
+    app.update();
+    assert_eq!(copied(&mut app), ["세상"], "Ctrl+Insert copies too");
+
+    chord(&mut app, CTRL, KeyCode::KeyX, letter("x"));
+    app.update();
+    assert_eq!(copied(&mut app), ["세상"]);
+    assert_eq!(text(&mut app), "안녕 ", "Ctrl+X takes it out");
+
+    press(&mut app, SHIFT, KeyCode::Home);
+    press(&mut app, SHIFT, KeyCode::Delete);
+    app.update();
+    assert_eq!(copied(&mut app), ["안녕 "], "Shift+Delete cuts");
+    assert_eq!(text(&mut app), "");
+}
+
+#[test]
+fn shift_extends_the_selection_and_typing_deleting_and_the_ime_replace_it() {
+    let mut app = app();
+    type_text(&mut app, "Bevy로 만든 chat");
+    press(&mut app, SHIFT, KeyCode::ArrowLeft);
+    press(&mut app, SHIFT, KeyCode::ArrowLeft);
+    app.update();
+    assert_eq!(field(&mut app).2.as_deref(), Some("at"), "Shift+Left twice");
+    press(&mut app, CTRL_SHIFT, KeyCode::ArrowLeft);
+    app.update();
+    assert_eq!(
+        field(&mut app).2.as_deref(),
+        Some("chat"),
+        "Ctrl+Shift+Left"
+    );
+    press(&mut app, SHIFT, KeyCode::Home);
+    app.update();
+    assert_eq!(field(&mut app).2.as_deref(), Some("Bevy로 만든 chat"));
+    press(&mut app, &[], KeyCode::ArrowRight);
+    app.update();
+    assert_eq!(
+        (field(&mut app).1, field(&mut app).2),
+        ("Bevy로 만든 chat".len(), None),
+        "Right collapses the selection at its end"
+    );
+    press(&mut app, SHIFT, KeyCode::Home);
+    press(&mut app, CTRL_SHIFT, KeyCode::ArrowRight);
+    app.update();
+    assert_eq!(
+        field(&mut app).2.as_deref(),
+        Some(" 만든 chat"),
+        "Ctrl+Shift+Right moves the caret end of the selection"
+    );
+
+    key_in(&mut app, "z");
+    app.update();
+    assert_eq!(text(&mut app), "Bevy로z", "typing replaces it");
+    press(&mut app, SHIFT, KeyCode::ArrowLeft);
+    press(&mut app, &[], KeyCode::Backspace);
+    app.update();
+    assert_eq!(text(&mut app), "Bevy로", "Backspace deletes it");
+    press(&mut app, SHIFT, KeyCode::Home);
+    press(&mut app, &[], KeyCode::Delete);
+    app.update();
+    assert_eq!(text(&mut app), "", "so does Delete");
+
+    type_text(&mut app, "ab");
+    chord(&mut app, CTRL, KeyCode::KeyA, letter("a"));
+    for ime in [
+        Ime::Preedit {
+            window: Entity::PLACEHOLDER,
+            value: "한".into(),
+            cursor: Some((3, 3)),
+        },
+        Ime::Commit {
+            window: Entity::PLACEHOLDER,
+            value: "한".into(),
+        },
+    ] {
+        deliver(&mut app, ime);
+    }
+    app.update();
+    assert_eq!(text(&mut app), "한", "IME text replaces it");
+}
+
+#[test]
+fn the_defects_a_new_user_met_are_gone() {
+    let mut app = app();
+    type_text(&mut app, "안녕 세상");
+    press(&mut app, CTRL, KeyCode::ArrowLeft);
+    app.update();
+    assert_eq!(
+        field(&mut app).1,
+        "안녕 ".len(),
+        "Ctrl+Left stops before 세상"
+    );
+    press(&mut app, &[], KeyCode::Home);
+    press(&mut app, CTRL, KeyCode::ArrowRight);
+    app.update();
+    assert_eq!(
+        field(&mut app).1,
+        "안녕".len(),
+        "Ctrl+Right stops after 안녕"
+    );
+
+    // End then Backspace, read in one frame.
+    press(&mut app, &[], KeyCode::End);
+    press(&mut app, &[], KeyCode::Backspace);
+    app.update();
+    assert_eq!(text(&mut app), "안녕 세");
+
+    press(&mut app, CTRL, KeyCode::Backspace);
+    app.update();
+    assert_eq!(text(&mut app), "안녕 ", "Ctrl+Backspace deletes the word");
+    press(&mut app, &[], KeyCode::Home);
+    press(&mut app, CTRL, KeyCode::Delete);
+    app.update();
+    assert_eq!(text(&mut app), " ", "Ctrl+Delete deletes the word after");
+
+    for cluster in [
+        "👨\u{200d}👩\u{200d}👧",
+        "🇰🇷",
+        "\u{1112}\u{1161}\u{11ab}",
+        "e\u{301}",
+    ] {
+        chord(&mut app, CTRL, KeyCode::KeyA, letter("a"));
+        key_in(&mut app, &format!("x{cluster}"));
+        press(&mut app, &[], KeyCode::Backspace);
+        app.update();
+        assert_eq!(
+            text(&mut app),
+            "x",
+            "Backspace after {cluster:?} takes all of it"
+        );
+        key_in(&mut app, cluster);
+        press(&mut app, &[], KeyCode::ArrowLeft);
+        press(&mut app, &[], KeyCode::ArrowLeft);
+        press(&mut app, &[], KeyCode::Delete);
+        app.update();
+        assert_eq!(
+            text(&mut app),
+            cluster,
+            "Left steps over it, Delete takes the x"
+        );
+    }
+}
+
+#[test]
+fn undo_and_redo_step_through_words_and_a_submission_forgets_them() {
+    let mut app = app();
+    type_text(&mut app, "hello brave");
+    type_text(&mut app, " world");
+    press(&mut app, CTRL, KeyCode::Backspace);
+    app.update();
+    assert_eq!(text(&mut app), "hello brave ");
+    let undo = |app: &mut App| {
+        chord(app, CTRL, KeyCode::KeyZ, letter("z"));
+        app.update();
+        text(app)
+    };
+    assert_eq!(undo(&mut app), "hello brave world", "the word deletion");
+    assert_eq!(undo(&mut app), "hello brave", "the last word typed");
+    assert_eq!(undo(&mut app), "hello");
+    chord(&mut app, CTRL_SHIFT, KeyCode::KeyZ, letter("Z"));
+    app.update();
+    assert_eq!(text(&mut app), "hello brave", "Ctrl+Shift+Z");
+    chord(&mut app, CTRL, KeyCode::KeyY, letter("y"));
+    app.update();
+    assert_eq!(text(&mut app), "hello brave world", "Ctrl+Y");
+
+    press_enter(&mut app);
+    assert_eq!(undo(&mut app), "", "nothing to undo into after Enter");
+}
+
+#[test]
+fn up_and_down_walk_the_lines_sent_and_keep_the_line_being_typed() {
+    let mut app = app();
+    for line in ["첫째", "  둘째  ", "   "] {
+        type_text(&mut app, line);
+        press_enter(&mut app);
+    }
+    type_text(&mut app, "쓰는 중");
+    let walk = |app: &mut App, key_code| {
+        press(app, &[], key_code);
+        app.update();
+        text(app)
+    };
+    assert_eq!(
+        walk(&mut app, KeyCode::ArrowUp),
+        "둘째",
+        "as it was sent, blanks skipped"
+    );
+    assert_eq!(walk(&mut app, KeyCode::ArrowUp), "첫째");
+    assert_eq!(walk(&mut app, KeyCode::ArrowUp), "첫째", "the first stays");
+    assert_eq!(walk(&mut app, KeyCode::ArrowDown), "둘째");
+    assert_eq!(
+        walk(&mut app, KeyCode::ArrowDown),
+        "쓰는 중",
+        "back to the draft"
+    );
+    assert_eq!(walk(&mut app, KeyCode::ArrowDown), "쓰는 중");
+}
+
+#[test]
+fn a_chord_within_one_frame_acts_as_the_chord() {
+    let mut app = app();
+    type_text(&mut app, "old");
+    // Ctrl down, A, Ctrl up, then b: all before the next frame.
+    chord(&mut app, CTRL, KeyCode::KeyA, letter("a"));
+    key_in(&mut app, "b");
+    app.update();
+    assert_eq!(text(&mut app), "b", "Ctrl+A selected all, b replaced it");
+}
+
+/// The widget's text spans with their text, background and underline.
+fn spans(app: &mut App) -> Vec<(String, Option<Color>, bool)> {
+    let world = app.world_mut();
+    let inner = world
+        .query::<(Entity, &Name)>()
+        .iter(world)
+        .find(|(_, name)| name.as_str() == "TextInputInner")
+        .map(|(entity, _)| entity)
+        .unwrap();
+    let mut spans = vec![(world.get::<Text>(inner).unwrap().0.clone(), None, false)];
+    for &span in world.get::<Children>(inner).unwrap() {
+        spans.push((
+            world.get::<TextSpan>(span).unwrap().0.clone(),
+            world.get::<TextBackgroundColor>(span).map(|c| c.0),
+            world.get::<Underline>(span).is_some(),
+        ));
+    }
+    spans
+}
+
+#[test]
+fn the_selection_is_drawn_behind_its_text_and_the_composition_underlined() {
+    let mut app = app();
+    type_text(&mut app, "안녕 세상");
+    press(&mut app, &[], KeyCode::ArrowLeft);
+    press(&mut app, CTRL_SHIFT, KeyCode::ArrowLeft);
+    app.update();
+    let fill = Some(Palette::DARK.selection);
+    let shown = spans(&mut app);
+    let text: String = shown.iter().map(|(text, ..)| text.as_str()).collect();
+    assert_eq!(text.replace(['|', '}'], ""), "안녕 세상", "{shown:?}");
+    let selected: String = shown
+        .iter()
+        .filter(|(_, background, _)| *background == fill)
+        .map(|(text, ..)| text.as_str())
+        .collect();
+    assert_eq!(selected, "세", "only the selection has the fill: {shown:?}");
+
+    press(&mut app, &[], KeyCode::End);
+    deliver(
+        &mut app,
+        Ime::Preedit {
+            window: Entity::PLACEHOLDER,
+            value: "한".into(),
+            cursor: Some((3, 3)),
+        },
+    );
+    app.update();
+    let shown = spans(&mut app);
+    let underlined: String = shown
+        .iter()
+        .filter(|(_, _, underline)| *underline)
+        .map(|(text, ..)| text.as_str())
+        .collect();
+    assert_eq!(underlined, "한", "the preedit is underlined: {shown:?}");
+    assert!(shown.iter().all(|(_, background, _)| background.is_none()));
+}
