@@ -220,7 +220,7 @@ fn a_clipboard_that_cannot_be_read_changes_nothing_and_typing_goes_on() {
     );
     assert!(
         app.world().get_resource::<Clipboard>().is_some(),
-        "the clipboard is back for the next paste"
+        "the clipboard is still there for the next paste"
     );
 }
 
@@ -453,8 +453,8 @@ fn a_chord_within_one_frame_acts_as_the_chord() {
     assert_eq!(text(&mut app), "b", "Ctrl+A selected all, b replaced it");
 }
 
-/// The widget's text spans with their text, background and underline.
-fn spans(app: &mut App) -> Vec<(String, Option<Color>, bool)> {
+/// The widget's text spans with their text, background, underline and text colour.
+fn spans(app: &mut App) -> Vec<(String, Option<Color>, bool, Color)> {
     let world = app.world_mut();
     let inner = world
         .query::<(Entity, &Name)>()
@@ -462,12 +462,20 @@ fn spans(app: &mut App) -> Vec<(String, Option<Color>, bool)> {
         .find(|(_, name)| name.as_str() == "TextInputInner")
         .map(|(entity, _)| entity)
         .unwrap();
-    let mut spans = vec![(world.get::<Text>(inner).unwrap().0.clone(), None, false)];
+    let colour =
+        |world: &World, entity| world.get::<TextColor>(entity).map_or(Color::NONE, |c| c.0);
+    let mut spans = vec![(
+        world.get::<Text>(inner).unwrap().0.clone(),
+        None,
+        false,
+        colour(world, inner),
+    )];
     for &span in world.get::<Children>(inner).unwrap() {
         spans.push((
             world.get::<TextSpan>(span).unwrap().0.clone(),
             world.get::<TextBackgroundColor>(span).map(|c| c.0),
             world.get::<Underline>(span).is_some(),
+            colour(world, span),
         ));
     }
     spans
@@ -486,10 +494,17 @@ fn the_selection_is_drawn_behind_its_text_and_the_composition_underlined() {
     assert_eq!(text.replace(['|', '}'], ""), "안녕 세상", "{shown:?}");
     let selected: String = shown
         .iter()
-        .filter(|(_, background, _)| *background == fill)
+        .filter(|(_, background, ..)| *background == fill)
         .map(|(text, ..)| text.as_str())
         .collect();
     assert_eq!(selected, "세", "only the selection has the fill: {shown:?}");
+    assert!(
+        shown
+            .iter()
+            .filter(|(_, background, ..)| *background == fill)
+            .all(|(.., colour)| *colour == Palette::DARK.selection_text),
+        "selected text is drawn in the selection's text colour: {shown:?}"
+    );
 
     press(&mut app, &[], KeyCode::End);
     deliver(
@@ -504,9 +519,9 @@ fn the_selection_is_drawn_behind_its_text_and_the_composition_underlined() {
     let shown = spans(&mut app);
     let underlined: String = shown
         .iter()
-        .filter(|(_, _, underline)| *underline)
+        .filter(|(_, _, underline, _)| *underline)
         .map(|(text, ..)| text.as_str())
         .collect();
     assert_eq!(underlined, "한", "the preedit is underlined: {shown:?}");
-    assert!(shown.iter().all(|(_, background, _)| background.is_none()));
+    assert!(shown.iter().all(|(_, background, ..)| background.is_none()));
 }

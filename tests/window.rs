@@ -5,7 +5,7 @@
 //! so in its output). `.ci/run` installs what they need and runs them; locally:
 //!
 //! ```sh
-//! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils \
+//! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils xclip \
 //!     ibus ibus-hangul dbus-daemon x11-utils at-spi2-core libglib2.0-bin python3-pyatspi
 //! cargo test --test window -- --ignored
 //! ```
@@ -307,6 +307,50 @@ fn a_blank_submission_changes_no_pixel_of_the_conversation() {
         after.input_bar_matches(&before),
         "{}: the input is empty again after a blank Enter",
         after.name()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window and uses the clipboard: needs the window tools and xclip"]
+fn text_another_application_owns_is_pasted_with_ctrl_v_and_sent_byte_for_byte() {
+    let mut x = Session::start("paste_from_another_application");
+    let text = "붙여 넣은 줄: Bevy로 만든 chat, 정말 좋아요!";
+    x.offer_clipboard(text);
+    // The fast chord: Ctrl's press and release may reach the app in the frame of the V.
+    x.key("ctrl+v");
+    x.key("Return");
+    let shot = x.wait_for("pasted-and-sent", |shot| shot.bubbles().len() == 2);
+    assert_eq!(
+        x.submissions(),
+        [format!("{text:?}")],
+        "{}: the pasted line arrived whole, without a `v` (app log: {})",
+        shot.name(),
+        x.shots.join("app.log").display()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window and uses the clipboard: needs the window tools and xclip"]
+fn ctrl_a_shows_the_selection_and_ctrl_c_hands_it_to_another_application() {
+    let mut x = Session::start("copy_to_another_application");
+    let text = "복사할 줄 copy me";
+    x.type_text(text);
+    let before = x.screenshot("typed");
+    let selection = rgb(x.palette.selection);
+    assert_eq!(
+        before.input_pixels(selection),
+        0,
+        "{}: nothing selected yet",
+        before.name()
+    );
+    x.key("ctrl+a");
+    let selected = x.wait_for("selected", |shot| shot.input_pixels(selection) > 500);
+    x.key("ctrl+c");
+    assert_eq!(
+        x.read_clipboard(),
+        text,
+        "{}: xclip reads what the app copied",
+        selected.name()
     );
 }
 
@@ -854,6 +898,33 @@ impl Session {
         sleep(Duration::from_millis(200));
     }
 
+    /// Puts `text` on the clipboard as another application: xclip owns it, and stays (in the
+    /// background) to hand it to whoever asks.
+    fn offer_clipboard(&self, text: &str) {
+        let file = self.shots.join("offered.txt");
+        fs::write(&file, text).unwrap();
+        let status = Command::new("xclip")
+            .args(["-selection", "clipboard", "-i"])
+            .arg(&file)
+            .env("DISPLAY", &self.xvfb.display)
+            // Its background half keeps whatever it was given open: give it nothing to wait on.
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| panic!("run xclip (needs xclip): {e}"));
+        assert!(status.success(), "xclip could not take the clipboard");
+    }
+
+    /// What another application reads from the clipboard.
+    fn read_clipboard(&self) -> String {
+        run(
+            "timeout",
+            &["10", "xclip", "-o", "-selection", "clipboard"],
+            &self.xvfb.display,
+        )
+    }
+
     fn screenshot(&mut self, label: &str) -> Shot {
         self.taken += 1;
         let ppm = self.shots.join(format!("{:02}-{label}.ppm", self.taken));
@@ -1264,6 +1335,15 @@ impl Shot {
                 .count()
                 > self.width / 2
         })
+    }
+
+    /// How many pixels of the input field are `colour`.
+    fn input_pixels(&self, colour: [u8; 3]) -> usize {
+        let top = self.input_bar().unwrap_or(self.height);
+        (top..self.height)
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| close(self.px(x, y), colour))
+            .count()
     }
 
     /// The pixels above the input field.

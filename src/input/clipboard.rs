@@ -1,16 +1,20 @@
 //! The system clipboard, through Bevy's [`Clipboard`], without ever holding up a frame.
 //!
 //! Writing is quick. Reading is not always: on X11 the text comes from the application that
-//! owns the clipboard, and one that does not answer keeps the reader waiting for seconds. So a
-//! read runs on a thread of its own: Bevy's `Clipboard` resource goes with it and comes back
-//! with the text, and frames go on meanwhile. Text copied while it is away is written when it is
-//! back.
+//! owns the clipboard, and one that does not answer keeps the reader waiting for seconds. So
+//! reads run on a thread of their own, with a `Clipboard` of its own (on X11 every instance
+//! shares one connection), and frames go on meanwhile. Bevy's resource stays where Bevy's own
+//! systems look for it; text copied while a read is out is written once it is back, so the two
+//! never touch the clipboard at once (which can deadlock on Windows).
 //!
 //! The rest of the app speaks to this module in messages: [`ReadClipboard`] asks, and
-//! [`ClipboardText`] answers; [`WriteClipboard`] copies. Without a `Clipboard` resource nothing
-//! answers, which is how tests play the clipboard themselves.
+//! [`ClipboardText`] answers; [`WriteClipboard`] copies. Without Bevy's `Clipboard` resource
+//! nothing answers, which is how tests play the clipboard themselves.
 
-use std::thread::JoinHandle;
+use std::sync::{
+    Mutex,
+    mpsc::{Receiver, Sender, TryRecvError, channel},
+};
 
 use bevy::{
     clipboard::{Clipboard, ClipboardError},
@@ -40,18 +44,52 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(PostUpdate, (write_clipboard, start_reading).chain());
 }
 
-/// A read in progress: the thread has the clipboard.
-type Reading = JoinHandle<(Clipboard, Result<String, ClipboardError>)>;
-
-/// The read in progress, if any, and the last text copied while the clipboard was away.
+/// The reading thread, once the first paste has started it, and what waits on it.
 #[derive(Resource, Default)]
 struct Reader {
-    reading: Option<Reading>,
+    thread: Option<ReaderThread>,
+    /// Whether a read is out.
+    reading: bool,
+    /// The last text copied while a read was out.
     unwritten: Option<String>,
 }
 
-/// Copies the frame's last [`WriteClipboard`] (each replaces the one before). While a read
-/// has the clipboard, the copy waits for it.
+/// The ends of the channels to the reading thread: an ask out, the text back (behind a mutex
+/// only because a resource must be shareable; the app holds it exclusively).
+struct ReaderThread {
+    asks: Sender<()>,
+    texts: Mutex<Receiver<Result<String, ClipboardError>>>,
+}
+
+impl ReaderThread {
+    /// A thread that reads the clipboard each time it is asked, until the app drops this.
+    fn start() -> std::io::Result<Self> {
+        let (asks, asked) = channel::<()>();
+        let (answer, texts) = channel();
+        std::thread::Builder::new()
+            .name("clipboard reader".into())
+            .spawn(move || {
+                let mut clipboard = Clipboard::default();
+                for () in asked {
+                    let text = clipboard.fetch_text().poll_result().unwrap_or_else(|| {
+                        Err(ClipboardError::Unknown {
+                            description: "the read did not finish".into(),
+                        })
+                    });
+                    if answer.send(text).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(Self {
+            asks,
+            texts: Mutex::new(texts),
+        })
+    }
+}
+
+/// Copies the frame's last [`WriteClipboard`] (each replaces the one before), unless a read
+/// is out: then the copy waits for it.
 fn write_clipboard(
     mut writes: MessageReader<WriteClipboard>,
     mut reader: ResMut<Reader>,
@@ -59,6 +97,9 @@ fn write_clipboard(
 ) {
     if let Some(WriteClipboard(text)) = writes.read().last() {
         reader.unwritten = Some(text.clone());
+    }
+    if reader.reading {
+        return;
     }
     let (Some(mut clipboard), Some(text)) = (clipboard, reader.unwritten.take()) else {
         return;
@@ -68,63 +109,72 @@ fn write_clipboard(
     }
 }
 
-/// Sends the clipboard to a thread to read it, when a [`ReadClipboard`] asks and no read is
-/// in progress already (its answer serves every ask).
+/// Asks the reading thread for the clipboard's text, when a [`ReadClipboard`] asks and no read
+/// is out already (its answer serves every ask).
 fn start_reading(
     mut asks: MessageReader<ReadClipboard>,
-    reader: Res<Reader>,
+    mut reader: ResMut<Reader>,
+    clipboard: Option<Res<Clipboard>>,
+    mut answers: MessageWriter<ClipboardText>,
     mut redraw: MessageWriter<RequestRedraw>,
-    mut commands: Commands,
 ) {
-    if asks.read().count() == 0 || reader.reading.is_some() {
+    if asks.read().count() == 0 || reader.reading || clipboard.is_none() {
         return;
     }
-    // The answer is looked for at the start of a frame: make sure one comes.
-    redraw.write(RequestRedraw);
-    let handle = std::thread::Builder::new().name("clipboard read".into());
-    commands.queue(move |world: &mut World| {
-        let Some(mut clipboard) = world.remove_resource::<Clipboard>() else {
-            return;
-        };
-        let spawned = handle.spawn(move || {
-            let text = clipboard.fetch_text().poll_result().unwrap_or_else(|| {
-                Err(ClipboardError::Unknown {
-                    description: "the read did not finish".into(),
-                })
-            });
-            (clipboard, text)
-        });
-        match spawned {
-            Ok(reading) => world.resource_mut::<Reader>().reading = Some(reading),
+    if reader.thread.is_none() {
+        match ReaderThread::start() {
+            Ok(thread) => reader.thread = Some(thread),
             Err(error) => {
-                warn!("could not read the clipboard: no thread to read it on ({error})");
-                world.write_message(ClipboardText(None));
+                warn!("nothing to paste: no thread to read the clipboard on ({error})");
+                answers.write(ClipboardText(None));
+                return;
             }
         }
-    });
+    }
+    let asked = reader
+        .thread
+        .as_ref()
+        .is_some_and(|t| t.asks.send(()).is_ok());
+    if !asked {
+        reader.thread = None;
+        warn!("nothing to paste: the clipboard reader stopped");
+        answers.write(ClipboardText(None));
+        return;
+    }
+    reader.reading = true;
+    // The answer is looked for at the start of a frame: make sure one comes.
+    redraw.write(RequestRedraw);
 }
 
-/// Puts the clipboard back when its read is done and answers with the text. Asks for frames
-/// until then, since nothing else may wake the window.
+/// Answers with the text once the reading thread has it. Asks for frames until then, since
+/// nothing else may wake the window.
 fn bring_back_the_text(
     mut reader: ResMut<Reader>,
     mut answers: MessageWriter<ClipboardText>,
     mut redraw: MessageWriter<RequestRedraw>,
-    mut commands: Commands,
 ) {
-    let Some(reading) = reader.reading.take_if(|reading| reading.is_finished()) else {
-        if reader.reading.is_some() {
-            redraw.write(RequestRedraw);
-        }
+    if !reader.reading {
+        return;
+    }
+    let Some(thread) = &mut reader.thread else {
         return;
     };
-    let text = match reading.join() {
-        Ok((clipboard, text)) => {
-            commands.insert_resource(clipboard);
-            text.map_err(|error| error.to_string())
+    let texts = thread
+        .texts
+        .get_mut()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let text = match texts.try_recv() {
+        Err(TryRecvError::Empty) => {
+            redraw.write(RequestRedraw);
+            return;
         }
-        Err(_) => Err("the reading thread panicked".to_owned()),
+        Ok(text) => text.map_err(|error| error.to_string()),
+        Err(TryRecvError::Disconnected) => {
+            reader.thread = None;
+            Err("the clipboard reader stopped".to_owned())
+        }
     };
+    reader.reading = false;
     answers.write(ClipboardText(match text {
         Ok(text) => Some(text),
         Err(error) => {
