@@ -65,6 +65,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 typing::edit_field,
+                selection::point_and_drag,
                 forward_submissions,
                 typing::show_in_widget,
                 hide_caret_while_composing,

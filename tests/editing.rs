@@ -525,3 +525,68 @@ fn the_selection_is_drawn_behind_its_text_and_the_composition_underlined() {
     assert_eq!(underlined, "한", "the preedit is underlined: {shown:?}");
     assert!(shown.iter().all(|(_, background, ..)| background.is_none()));
 }
+
+/// The middle of each glyph of the field's line, in window pixels, in order.
+fn glyph_middles(app: &mut App) -> Vec<Vec2> {
+    let world = app.world_mut();
+    let (layout, node, transform) = world
+        .query::<(
+            &Name,
+            &bevy::text::TextLayoutInfo,
+            &ComputedNode,
+            &bevy::ui::UiGlobalTransform,
+        )>()
+        .iter(world)
+        .find(|(name, ..)| name.as_str() == "TextInputInner")
+        .map(|(_, layout, node, transform)| (layout.clone(), *node, *transform))
+        .unwrap();
+    let top_left = transform.transform_point2(-node.size() / 2.0);
+    layout
+        .glyphs
+        .iter()
+        // Not the caret's.
+        .filter(|glyph| glyph.section_index != 2)
+        .map(|glyph| (top_left + glyph.position) * node.inverse_scale_factor())
+        .collect()
+}
+
+#[test]
+fn a_click_places_the_caret_a_drag_selects_and_a_double_click_takes_a_word() {
+    let mut app = laid_out_app();
+    let line = "abc 세상 hello";
+    type_text(&mut app, line);
+    app.update();
+    let glyphs = glyph_middles(&mut app);
+    assert_eq!(
+        glyphs.len(),
+        line.chars().count(),
+        "one glyph a character here"
+    );
+    let right_of = |i: usize| glyphs[i] + Vec2::X * 2.0;
+
+    mouse(&mut app, right_of(4), Some(ButtonState::Pressed));
+    mouse(&mut app, right_of(4), Some(ButtonState::Released));
+    assert_eq!(field(&mut app).1, "abc 세".len(), "the caret goes after 세");
+
+    mouse(&mut app, right_of(1), Some(ButtonState::Pressed));
+    mouse(&mut app, right_of(8), None);
+    mouse(&mut app, right_of(8), Some(ButtonState::Released));
+    assert_eq!(
+        field(&mut app).2.as_deref(),
+        Some("c 세상 he"),
+        "a drag selects from the press to the pointer"
+    );
+    // The pointer moving on after the release selects nothing more.
+    mouse(&mut app, right_of(11), None);
+    assert_eq!(field(&mut app).2.as_deref(), Some("c 세상 he"));
+
+    for _ in 0..2 {
+        mouse(&mut app, glyphs[5], Some(ButtonState::Pressed));
+        mouse(&mut app, glyphs[5], Some(ButtonState::Released));
+    }
+    assert_eq!(
+        field(&mut app).2.as_deref(),
+        Some("세상"),
+        "a double-click takes the word"
+    );
+}

@@ -1,5 +1,5 @@
 //! Draws the selection (a fill behind the selected text) and the IME's composition (underlined)
-//! in the widget's text.
+//! in the widget's text, and lets the mouse place the caret and select.
 //!
 //! The widget writes its line as three text spans: before the caret, the caret, after it. A
 //! selection or a composition always reaches the caret, so it is the end of the first span or
@@ -7,14 +7,21 @@
 //! the widget leaves empty) and a fourth span of its own at the end, and gives the two spans
 //! next to the caret the decoration. Bevy's text renderer draws span backgrounds and
 //! underlines itself.
+//!
+//! A click places the caret, a drag selects, a double-click selects a word. Where a click
+//! lands comes from the laid-out glyphs: the caret goes before the first glyph whose middle is
+//! right of the pointer.
 
-use std::ops::Range;
+use std::time::Duration;
 
 use bevy::{
     prelude::*,
-    text::{TextBackgroundColor, Underline, UnderlineColor},
+    text::{TextBackgroundColor, TextLayoutInfo, Underline, UnderlineColor},
+    ui::UiGlobalTransform,
+    window::WindowEvent,
 };
 use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::{ChatInput, Field};
 use crate::theme::Theme;
@@ -30,6 +37,12 @@ const BEFORE_CARET: usize = 1;
 const AFTER_CARET: usize = 3;
 /// The span this module adds at the end.
 const TAIL: usize = 4;
+/// The widget's caret span.
+const CARET: usize = 2;
+
+/// Two presses this close in time and place are a double-click (GTK's defaults).
+const DOUBLE_CLICK_TIME: Duration = Duration::from_millis(400);
+const DOUBLE_CLICK_DISTANCE: f32 = 5.0;
 
 /// How the part of the line next to the caret is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +50,15 @@ enum Decoration {
     Plain,
     Selected,
     Composing,
+}
+
+/// The widget's inner text: the node its spans are laid out in.
+fn inner_text(entity: Entity, children: &Query<&Children>, names: &Query<&Name>) -> Option<Entity> {
+    children.iter_descendants(entity).find(|&e| {
+        names
+            .get(e)
+            .is_ok_and(|name| name.as_str() == "TextInputInner")
+    })
 }
 
 /// Splits the widget's text around the selection or composition and decorates it; runs when
@@ -61,24 +83,12 @@ fn decorate(
         if !(field.is_changed() || font.is_changed() || color.is_changed() || theme.is_changed()) {
             continue;
         }
-        let Some(text) = children.iter_descendants(entity).find(|&e| {
-            names
-                .get(e)
-                .is_ok_and(|name| name.as_str() == "TextInputInner")
-        }) else {
+        let Some(text) = inner_text(entity, &children, &names) else {
             continue;
         };
         let palette = theme.palette();
-        let line = field.line();
-        let shown = line.shown();
-        let caret = line.shown_caret();
-        let (decoration, marked) = match line.composition() {
-            Some(composition) => (Decoration::Composing, composition),
-            None if !line.selection().is_empty() => (Decoration::Selected, line.selection()),
-            None => (Decoration::Plain, caret..caret),
-        };
-        let around = marked.start.min(caret)..marked.end.max(caret);
-        let parts = Parts::of(&shown, caret, around);
+        let shown = field.line().shown();
+        let (decoration, parts) = Parts::of(&field, &shown);
 
         let Some(spans) = children.get(text).ok() else {
             continue;
@@ -135,12 +145,169 @@ struct Parts<'a> {
 }
 
 impl<'a> Parts<'a> {
-    fn of(shown: &'a str, caret: usize, around: Range<usize>) -> Self {
-        Self {
+    /// How `field`'s line, `shown`, is cut and decorated.
+    fn of(field: &Field, shown: &'a str) -> (Decoration, Self) {
+        let line = field.line();
+        let caret = line.shown_caret();
+        let (decoration, marked) = match line.composition() {
+            Some(composition) => (Decoration::Composing, composition),
+            None if !line.selection().is_empty() => (Decoration::Selected, line.selection()),
+            None => (Decoration::Plain, caret..caret),
+        };
+        let around = marked.start.min(caret)..marked.end.max(caret);
+        let parts = Self {
             head: &shown[..around.start],
             before: &shown[around.start..caret],
             after: &shown[caret..around.end],
             tail: &shown[around.end..],
+        };
+        (decoration, parts)
+    }
+
+    /// Each laid-out section's text and where it starts in the line, by section index (the
+    /// caret's is empty).
+    fn sections(&self) -> [(usize, &'a str); 5] {
+        let before = self.head.len();
+        let after = before + self.before.len();
+        let tail = after + self.after.len();
+        [
+            (0, self.head),
+            (before, self.before),
+            (after, ""),
+            (after, self.after),
+            (tail, self.tail),
+        ]
+    }
+}
+
+/// Where the pointer is, whether a press on the field is being dragged, and the last press
+/// (for double-clicks).
+#[derive(Debug, Default)]
+pub(super) struct Pointer {
+    at: Option<Vec2>,
+    dragging: bool,
+    last_press: Option<(Duration, Vec2)>,
+}
+
+/// Places the caret where the field is clicked, extends the selection while the button is held
+/// and the pointer moves, and selects the word under a double-click. Reads the pointer's
+/// messages in the order they came, so a quick press, move and release still drags.
+pub(super) fn point_and_drag(
+    mut events: MessageReader<WindowEvent>,
+    mut pointer: Local<Pointer>,
+    time: Res<Time<Real>>,
+    mut fields: Query<(Entity, &mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
+    texts: Query<(&TextLayoutInfo, &ComputedNode, &UiGlobalTransform)>,
+    children: Query<&Children>,
+    names: Query<&Name>,
+) {
+    let Ok((entity, mut field, node, transform)) = fields.single_mut() else {
+        return;
+    };
+    let Some((layout, text_node, text_transform)) =
+        inner_text(entity, &children, &names).and_then(|text| texts.get(text).ok())
+    else {
+        return;
+    };
+    // The pointer comes in logical pixels, layout is in physical ones.
+    let to_physical = node.inverse_scale_factor().recip();
+    let text_left = text_transform.transform_point2(-text_node.size() / 2.0).x;
+    // The line as it was laid out: before this frame's changes.
+    let shown = field.line().shown().into_owned();
+    let sections = Parts::of(&field, &shown).1.sections();
+    let byte_at = |x: f32| byte_at(&sections, layout, x * to_physical - text_left);
+    for event in events.read() {
+        match event {
+            WindowEvent::CursorMoved(moved) => {
+                pointer.at = Some(moved.position);
+                if pointer.dragging && !field.line().is_composing() {
+                    field.line_mut().place(byte_at(moved.position.x), true);
+                }
+            }
+            WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
+                if !button.state.is_pressed() {
+                    pointer.dragging = false;
+                    continue;
+                }
+                let Some(at) = pointer.at else {
+                    continue;
+                };
+                if !node.contains_point(*transform, at * to_physical) || field.line().is_composing()
+                {
+                    continue;
+                }
+                let now = time.elapsed();
+                let double = pointer.last_press.is_some_and(|(then, place)| {
+                    now - then <= DOUBLE_CLICK_TIME && place.distance(at) <= DOUBLE_CLICK_DISTANCE
+                });
+                let byte = byte_at(at.x);
+                if double {
+                    field.line_mut().select_word_at(byte);
+                    pointer.last_press = None;
+                } else {
+                    field.line_mut().place(byte, false);
+                    pointer.dragging = true;
+                    pointer.last_press = Some((now, at));
+                }
+            }
+            _ => {}
         }
     }
+}
+
+/// The byte of the line laid out in `sections` before which a caret at `x` (physical pixels from
+/// the text's left edge) goes: after every glyph whose middle is left of `x`.
+///
+/// Glyphs say which section they belong to, not which characters: within a section, the n-th
+/// glyph is taken to draw its n-th grapheme cluster (or character, when the counts say so).
+fn byte_at(sections: &[(usize, &str); 5], layout: &TextLayoutInfo, x: f32) -> usize {
+    let mut drawn = [0usize; 5];
+    for glyph in &layout.glyphs {
+        if let Some(count) = drawn.get_mut(glyph.section_index) {
+            *count += 1;
+        }
+    }
+    let mut before = None;
+    let mut seen = [0usize; 5];
+    for glyph in &layout.glyphs {
+        let section = glyph.section_index;
+        if section == CARET || section >= sections.len() {
+            continue;
+        }
+        seen[section] += 1;
+        if glyph.position.x < x {
+            before = Some((section, seen[section]));
+        }
+    }
+    let Some((section, glyphs)) = before else {
+        return 0;
+    };
+    let (start, text) = sections[section];
+    start + end_of_unit(text, glyphs, drawn[section])
+}
+
+/// The end of the `n`-th of the units `text` is drawn in, `of` glyphs in all.
+fn end_of_unit(text: &str, n: usize, of: usize) -> usize {
+    let clusters: Vec<usize> = text
+        .grapheme_indices(true)
+        .map(|(at, cluster)| at + cluster.len())
+        .collect();
+    let chars: Vec<usize> = text
+        .char_indices()
+        .map(|(at, c)| at + c.len_utf8())
+        .collect();
+    let units = if of == chars.len() && of != clusters.len() {
+        chars
+    } else {
+        clusters
+    };
+    if units.is_empty() {
+        return 0;
+    }
+    let index = if of == units.len() {
+        n
+    } else {
+        (n * units.len()).div_ceil(of.max(1))
+    };
+    units[index.clamp(1, units.len()) - 1]
 }

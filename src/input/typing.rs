@@ -56,6 +56,11 @@ impl Field {
     pub fn line(&self) -> &LineEditor {
         &self.line
     }
+
+    /// The line, to edit.
+    pub(super) fn line_mut(&mut self) -> &mut LineEditor {
+        &mut self.line
+    }
 }
 
 /// The lines submitted since the app started, walked with Up and Down as in a shell.
