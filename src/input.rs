@@ -51,6 +51,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowEvent>()
         .add_message::<WindowFocused>()
         .add_message::<FieldFull>()
+        .add_message::<CopyNewestReply>()
         .init_resource::<Clipboard>()
         .init_resource::<caret::CaretBlink>()
         // The field's line is settled before the widget draws it, in the same frame.
@@ -77,6 +78,10 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(PostUpdate, ime::place_ime_window.after(UiSystems::Layout));
 }
+
+/// The user asked to copy the newest reply (Ctrl+Shift+C); the view answers it.
+#[derive(Message, Debug, Clone, Copy)]
+pub struct CopyNewestReply;
 
 /// The field refused text: it holds [`MAX_INPUT_CHARS`] characters already.
 #[derive(Message, Debug, Clone, Copy)]

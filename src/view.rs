@@ -15,8 +15,11 @@ use crate::{
     theme::{self, Paint, RoleStyle, TextMetrics, Theme},
 };
 
+pub mod copy;
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_layout)
+    app.add_plugins(copy::plugin)
+        .add_systems(Startup, spawn_layout)
         .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));
 }
 
@@ -107,7 +110,8 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
             },
             children![
                 input::chat_input(theme.palette()),
-                input::length_limit_notice()
+                input::length_limit_notice(),
+                copy::copied_notice(),
             ],
         ));
 }
@@ -197,15 +201,18 @@ fn mount_rows(
         };
         let reused = recycled.pop().and_then(|row| {
             let bubble = *children.get(row).ok()?.first()?;
-            let text = *children.get(bubble).ok()?.first()?;
-            Some((row, bubble, text))
+            let [text, button] = children.get(bubble).ok()?[..] else {
+                return None;
+            };
+            Some((row, bubble, text, button))
         });
         match reused {
-            Some((row, bubble, text)) => {
-                let (row_parts, bubble_parts, text_parts) = content.parts();
+            Some((row, bubble, text, button)) => {
+                let (row_parts, bubble_parts, text_parts, button_parts) = content.parts();
                 commands.entity(row).insert(row_parts);
                 commands.entity(bubble).insert(bubble_parts);
                 commands.entity(text).insert(text_parts);
+                commands.entity(button).insert(button_parts);
                 placed.push(row);
             }
             None => placed.push(commands.spawn(content.spawn()).id()),
@@ -328,14 +335,17 @@ struct RowContent<'a> {
 }
 
 impl RowContent<'_> {
-    /// The whole row: the row, its bubble, and the bubble's text.
+    /// The whole row: the row, its bubble, and in the bubble its text and copy button.
     fn spawn(self) -> impl Bundle {
-        let (row, bubble, text) = self.parts();
-        (row, children![(bubble, children![text])])
+        let style = RoleStyle::of(self.role);
+        let (row, bubble, text, button) = self.parts();
+        let (_, fixed) = copy::copy_button(style.justify);
+        (row, children![(bubble, children![text, (button, fixed)])])
     }
 
-    /// The components of the row, its bubble and its text, each on its own.
-    fn parts(self) -> (impl Bundle, impl Bundle, impl Bundle) {
+    /// What the row, its bubble, its text and its copy button show of the message, each on its
+    /// own (what a reused row is given).
+    fn parts(self) -> (impl Bundle, impl Bundle, impl Bundle, impl Bundle) {
         let style = RoleStyle::of(self.role);
         let text = row_text(self.role, self.body);
         // A screen reader tells the row as a list item with the text a sighted user reads.
@@ -352,6 +362,8 @@ impl RowContent<'_> {
             Item(self.place),
             item,
             style.class,
+            // Hovered, it shows its copy button.
+            Interaction::default(),
             Node {
                 width: percent(100),
                 justify_content: style.justify,
@@ -376,6 +388,7 @@ impl RowContent<'_> {
             theme::text_font(),
             Paint::text(|p| p.text),
         );
-        (row, bubble, text)
+        let (button, _) = copy::copy_button(style.justify);
+        (row, bubble, text, button)
     }
 }

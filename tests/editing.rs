@@ -2,33 +2,35 @@
 //! clipboard, selection, words and clusters, undo, history. Keys are delivered as the platform
 //! reports them, modifiers as key events of their own, through the app's real systems.
 //!
-//! The system clipboard needs a display; here the test plays it. It takes Bevy's `Clipboard`
-//! away, so nothing else answers, reads what the app asks to copy, and answers the app's reads
-//! itself. The real clipboard, with another application on it, is tested in `tests/window.rs`.
+//! The system clipboard needs a display; here the test plays it. It tells the app the clipboard
+//! is served elsewhere, reads what the app asks to copy, and answers the app's reads itself. The real clipboard, with another application on it, is tested in `tests/window.rs`.
 
 mod common;
 
 use agent_chat::{
     input::{
         Field, MAX_INPUT_CHARS,
-        clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
+        clipboard::{ClipboardService, ClipboardText, ReadClipboard, WriteClipboard},
     },
     theme::Palette,
+    view::copy::{COPIED, COPY, CopiedNotice, CopyButton},
 };
 use bevy::{
-    clipboard::Clipboard,
     input::{ButtonState, keyboard::Key},
     prelude::*,
     text::{TextBackgroundColor, Underline},
-    window::Ime,
+    window::{Ime, PrimaryWindow},
 };
 use common::*;
 
 /// The app with the test as the clipboard.
 fn app() -> App {
-    let mut app = headless_app();
-    app.world_mut().remove_resource::<Clipboard>();
-    app.init_resource::<Played>()
+    play_the_clipboard_in(headless_app())
+}
+
+fn play_the_clipboard_in(mut app: App) -> App {
+    app.insert_resource(ClipboardService::Elsewhere)
+        .init_resource::<Played>()
         .add_systems(Last, play_the_clipboard);
     app
 }
@@ -218,10 +220,16 @@ fn a_clipboard_that_cannot_be_read_changes_nothing_and_typing_goes_on() {
         "keep!",
         "nothing pasted, and the key after Ctrl+V still lands"
     );
-    assert!(
-        app.world().get_resource::<Clipboard>().is_some(),
-        "the clipboard is still there for the next paste"
-    );
+    chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
+    key_in(&mut app, "?");
+    for _ in 0..100 {
+        app.update();
+        if text(&mut app) != "keep!" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(text(&mut app), "keep!?", "and so does the next paste's");
 }
 
 #[test]
@@ -589,4 +597,98 @@ fn a_click_places_the_caret_a_drag_selects_and_a_double_click_takes_a_word() {
         Some("세상"),
         "a double-click takes the word"
     );
+}
+
+// Copying from the conversation.
+
+/// Puts the pointer at `at` (window pixels) as the window backend does, and presses or releases
+/// the left button there if asked, then runs a frame.
+fn pointer(app: &mut App, at: Vec2, press: Option<ButtonState>) {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&mut Window, With<PrimaryWindow>>()
+        .single_mut(world)
+        .unwrap()
+        .set_cursor_position(Some(at));
+    mouse(app, at, press);
+}
+
+/// Each row's message body, its copy button, whether that shows, and what it says.
+fn buttons(app: &mut App) -> Vec<(Entity, Entity, bool, String)> {
+    let world = app.world_mut();
+    let mut found = Vec::new();
+    for row in row_entities(world) {
+        let bubble = world.get::<Children>(row).unwrap()[0];
+        let button = world.get::<Children>(bubble).unwrap()[1];
+        assert!(world.get::<CopyButton>(button).is_some());
+        found.push((
+            row,
+            button,
+            world.get::<InheritedVisibility>(button).unwrap().get(),
+            world.get::<Text>(button).unwrap().0.clone(),
+        ));
+    }
+    found
+}
+
+fn notice_shows(app: &mut App) -> bool {
+    let notice = the::<CopiedNotice>(app);
+    app.world().get::<Node>(notice).unwrap().display != Display::None
+}
+
+#[test]
+fn a_rows_copy_button_shows_on_hover_and_copies_the_body_without_its_label() {
+    let mut app = play_the_clipboard_in(laid_out_app());
+    fix_pick(&mut app, &[2]);
+    type_text(&mut app, "복사해 갈 줄");
+    press_enter(&mut app);
+    app.update();
+    let shown = buttons(&mut app);
+    assert_eq!(shown.len(), 2);
+    assert!(
+        shown.iter().all(|(.., visible, _)| !visible),
+        "no button until hovered"
+    );
+
+    let (user_row, button, ..) = shown[0];
+    let row = rect(&mut app, user_row);
+    pointer(&mut app, row.center(), None);
+    let shown = buttons(&mut app);
+    assert!(
+        shown[0].2 && !shown[1].2,
+        "the hovered row's button only: {shown:?}"
+    );
+
+    let at = rect(&mut app, button).center();
+    pointer(&mut app, at, None);
+    assert!(buttons(&mut app)[0].2, "still there with the pointer on it");
+    pointer(&mut app, at, Some(ButtonState::Pressed));
+    pointer(&mut app, at, Some(ButtonState::Released));
+    assert_eq!(copied(&mut app), ["복사해 갈 줄"], "the body, no `사용자:`");
+    assert_eq!(buttons(&mut app)[0].3, COPIED);
+    assert!(
+        notice_shows(&mut app),
+        "the copy is confirmed under the field"
+    );
+
+    let reply = logged(&app)[1].1.clone();
+    let agent_row = rect(&mut app, shown[1].0).center();
+    pointer(&mut app, agent_row, None);
+    let after = buttons(&mut app);
+    assert!(!after[0].2 && after[1].2, "the button follows the pointer");
+    assert_eq!(after[1].3, COPY);
+    key_in(&mut app, "x");
+    app.update();
+    assert!(!notice_shows(&mut app), "the next key puts the notice away");
+
+    // The keyboard: the newest reply.
+    chord(&mut app, CTRL_SHIFT, KeyCode::KeyC, letter("C"));
+    app.update();
+    assert_eq!(
+        copied(&mut app),
+        [reply],
+        "Ctrl+Shift+C copies the newest reply"
+    );
+    assert!(notice_shows(&mut app));
+    assert_eq!(text(&mut app), "x", "and types nothing");
 }

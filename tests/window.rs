@@ -355,6 +355,42 @@ fn ctrl_a_shows_the_selection_and_ctrl_c_hands_it_to_another_application() {
 }
 
 #[test]
+#[ignore = "opens a real window and uses the clipboard: needs the window tools and xclip"]
+fn a_messages_copy_button_hands_its_body_to_another_application() {
+    let mut x = Session::start("copy_a_message");
+    let text = "대화에서 복사한 줄";
+    x.type_text(text);
+    x.key("Return");
+    let shot = x.wait_for("exchange", |shot| shot.bubbles().len() == 2);
+    let user = &shot.bubbles()[0];
+    let (left, top, right) = (user.left, user.top, user.right);
+    // The pointer on the row shows the button just right of the bubble; a click copies.
+    x.xdotool(&[
+        "mousemove",
+        &(left + 20).to_string(),
+        &(top + 10).to_string(),
+    ]);
+    sleep(Duration::from_millis(300));
+    let hovered = x.screenshot("hovered");
+    x.xdotool(&[
+        "mousemove",
+        &(right + 24).to_string(),
+        &(top + 12).to_string(),
+        "click",
+        "1",
+    ]);
+    sleep(Duration::from_millis(300));
+    let clicked = x.screenshot("clicked");
+    assert_eq!(
+        x.read_clipboard(),
+        text,
+        "{} then {}: the body, without its label, reaches xclip",
+        hovered.name(),
+        clicked.name()
+    );
+}
+
+#[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
 fn the_caret_blinks_after_typing_rests_after_ten_seconds_and_blinks_again_after_a_key() {
     let mut x = Session::start("caret_blink");

@@ -81,7 +81,11 @@ pub(super) fn rest_when_idle(
     // Every reader read to its end, so that no message counts again next frame.
     let typed = keys.read().count() > 0;
     let composed = imes.read().count() > 0;
-    let clicked = clicks.read().any(|click| click.state.is_pressed());
+    let clicked = clicks
+        .read()
+        .filter(|click| click.state.is_pressed())
+        .count()
+        > 0;
     let mut gained_focus = false;
     if let Some(last) = focus.read().last() {
         gained_focus = last.focused && !blink.focused;

@@ -8,8 +8,8 @@
 //! never touch the clipboard at once (which can deadlock on Windows).
 //!
 //! The rest of the app speaks to this module in messages: [`ReadClipboard`] asks, and
-//! [`ClipboardText`] answers; [`WriteClipboard`] copies. Without Bevy's `Clipboard` resource
-//! nothing answers, which is how tests play the clipboard themselves.
+//! [`ClipboardText`] answers; [`WriteClipboard`] copies. With [`ClipboardService::Elsewhere`]
+//! this module leaves them to someone else, which is how tests play the clipboard.
 
 use std::sync::{
     Mutex,
@@ -35,13 +35,30 @@ pub struct ClipboardText(pub Option<String>);
 #[derive(Message, Debug, Clone)]
 pub struct WriteClipboard(pub String);
 
+/// Who serves the clipboard messages.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum ClipboardService {
+    /// The system clipboard, through Bevy's [`Clipboard`].
+    #[default]
+    System,
+    /// Someone else reads [`ReadClipboard`] and [`WriteClipboard`] and answers with
+    /// [`ClipboardText`].
+    Elsewhere,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ReadClipboard>()
         .add_message::<ClipboardText>()
         .add_message::<WriteClipboard>()
+        .init_resource::<ClipboardService>()
         .init_resource::<Reader>()
         .add_systems(PreUpdate, bring_back_the_text)
-        .add_systems(PostUpdate, (write_clipboard, start_reading).chain());
+        .add_systems(
+            PostUpdate,
+            (write_clipboard, start_reading)
+                .chain()
+                .run_if(resource_equals(ClipboardService::System)),
+        );
 }
 
 /// The reading thread, once the first paste has started it, and what waits on it.
@@ -114,11 +131,10 @@ fn write_clipboard(
 fn start_reading(
     mut asks: MessageReader<ReadClipboard>,
     mut reader: ResMut<Reader>,
-    clipboard: Option<Res<Clipboard>>,
     mut answers: MessageWriter<ClipboardText>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if asks.read().count() == 0 || reader.reading || clipboard.is_none() {
+    if asks.read().count() == 0 || reader.reading {
         return;
     }
     if reader.thread.is_none() {

@@ -28,6 +28,8 @@ pub enum Action {
     Cut,
     /// Insert the clipboard's text.
     Paste,
+    /// Copy the newest reply in the conversation.
+    CopyNewestReply,
     /// Go back one edit.
     Undo,
     /// Redo an undone edit.
@@ -139,6 +141,7 @@ fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
     Some(match (letter.as_str(), shift) {
         ("a", false) => Action::SelectAll,
         ("c", false) => Action::Copy,
+        ("c", true) => Action::CopyNewestReply,
         ("v", false) => Action::Paste,
         ("x", false) => Action::Cut,
         ("z", false) => Action::Undo,

@@ -28,7 +28,7 @@ use bevy_simple_text_input::{
 };
 
 use super::{
-    ChatInput, FieldFull, MAX_INPUT_CHARS,
+    ChatInput, CopyNewestReply, FieldFull, MAX_INPUT_CHARS,
     clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
     editor::LineEditor,
     keys::{self, Action, Modifiers},
@@ -97,6 +97,7 @@ pub(super) struct Outcomes<'w> {
     full: MessageWriter<'w, FieldFull>,
     reads: MessageWriter<'w, ReadClipboard>,
     copies: MessageWriter<'w, WriteClipboard>,
+    newest_reply: MessageWriter<'w, CopyNewestReply>,
 }
 
 /// The frame's typing, read in the order it came.
@@ -191,7 +192,14 @@ impl Typing<'_, '_> {
             .collect();
         merged.extend(keys.map(Typed::Key));
         merged.extend(imes.map(Typed::Ime));
-        if self.window_focus.read().any(|window| !window.focused) {
+        // Read to the end (not `any`), so that no message is left to be read again.
+        if self
+            .window_focus
+            .read()
+            .filter(|window| !window.focused)
+            .count()
+            > 0
+        {
             merged.push(Typed::FocusLost);
         }
         merged
@@ -230,6 +238,9 @@ fn apply(action: Action, entity: Entity, field: &mut Field, out: &mut Outcomes) 
             if let Some(text) = line.cut() {
                 out.copies.write(WriteClipboard(text));
             }
+        }
+        Action::CopyNewestReply => {
+            out.newest_reply.write(CopyNewestReply);
         }
         Action::Undo => {
             line.undo();

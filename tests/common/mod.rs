@@ -17,7 +17,7 @@ use agent_chat::{
     input::{ChatInput, LengthLimitNotice},
     scroll::{self, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
     theme::{self, RowClass},
-    view::{self, Bubble, MessageRow},
+    view::{self, Bubble, MessageRow, copy::CopyButton},
 };
 use bevy::{
     ecs::message::Message as BevyMessage,
@@ -311,9 +311,10 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
                 panic!("a row has exactly one child, its bubble");
             };
             assert!(world.get::<Bubble>(bubble).is_some());
-            let [text] = world.get::<Children>(bubble).unwrap()[..] else {
-                panic!("a bubble has exactly one child, its text");
+            let [text, button] = world.get::<Children>(bubble).unwrap()[..] else {
+                panic!("a bubble has two children, its text and its copy button");
             };
+            assert!(world.get::<CopyButton>(button).is_some());
             ShownRow {
                 message: shown.message,
                 class: *world.get::<RowClass>(row).unwrap(),
