@@ -9,7 +9,8 @@ use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};
 use agent_chat::chat::REPLIES;
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, input_focus::InputFocus, prelude::*};
 use common::{
-    fix_pick, headless_app, input_entity, press_enter, submit, submit_all, tap, tap_down, type_text,
+    fix_pick, headless_app, input_entity, press_enter, submit, submit_all, tap, tap_down, tap_up,
+    type_text,
 };
 
 /// The window's node id; headless apps have no window entity.
@@ -137,6 +138,18 @@ fn the_reader_gets_the_fields_text_and_caret_as_it_changes() {
         caret.to_global_usv_index(),
         5,
         "the caret is two characters from the end, as on screen"
+    );
+
+    tap_down(&mut app, KeyCode::ShiftLeft);
+    tap(&mut app, KeyCode::Home, Key::Home);
+    tap_up(&mut app, KeyCode::ShiftLeft);
+    app.update();
+    let tree = reader_tree(&mut app);
+    let entry = tree.state().focus().unwrap();
+    assert_eq!(
+        entry.text_selection().map(|range| range.text()).as_deref(),
+        Some("안녕 be"),
+        "the reader gets the selection Shift+Home made"
     );
 
     press_enter(&mut app);

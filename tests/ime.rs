@@ -347,8 +347,18 @@ fn ime_text_past_the_length_limit_is_refused_with_the_notice() {
     );
 }
 
+/// Where the window tells the IME to open its candidate list, in logical pixels.
+fn ime_position(app: &mut App) -> Vec2 {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&Window, With<PrimaryWindow>>()
+        .single(world)
+        .unwrap()
+        .ime_position
+}
+
 #[test]
-fn the_ime_is_allowed_and_its_candidate_list_opens_at_the_field() {
+fn the_ime_is_allowed_and_its_candidate_list_opens_at_the_caret() {
     for scale in [1.0, 2.0] {
         let mut app =
             laid_out_app_at(WindowResolution::new(800, 600).with_scale_factor_override(scale));
@@ -373,8 +383,25 @@ fn the_ime_is_allowed_and_its_candidate_list_opens_at_the_field() {
         assert!(
             (field.min.x..field.min.x + 20.0).contains(&at.x)
                 && (field.max.y - 20.0..field.max.y).contains(&at.y),
-            "the list opens at the bottom-left of the field's text area (scale {scale}): \
-             {at} vs field {field:?}"
+            "in the empty field, the list opens at the bottom-left of its text area \
+             (scale {scale}): {at} vs field {field:?}"
+        );
+
+        // It follows the caret, so the list opens under the syllable being composed.
+        let empty = at;
+        type_text(&mut app, "안녕하세요 반갑습니다");
+        app.update();
+        let typed = ime_position(&mut app);
+        assert!(
+            typed.x > empty.x + 100.0 && (typed.y - empty.y).abs() < 1.0,
+            "after the line typed, at its end (scale {scale}): {typed} vs {empty}"
+        );
+        tap(&mut app, KeyCode::Home, Key::Home);
+        app.update();
+        app.update();
+        assert!(
+            (ime_position(&mut app).x - empty.x).abs() < 4.0,
+            "back at the start with the caret (scale {scale})"
         );
 
         // Whatever turns it off (Bevy's own text input does, on a focus change), it is back on

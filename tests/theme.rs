@@ -6,6 +6,7 @@ mod common;
 use agent_chat::theme::{Palette, Theme, ThemeChoice};
 use bevy::{
     color::LinearRgba,
+    input::keyboard::Key,
     prelude::*,
     window::{WindowResolution, WindowTheme, WindowThemeChanged},
 };
@@ -91,13 +92,19 @@ fn the_contrast_formula_matches_known_values() {
     assert!((contrast(Color::WHITE, Color::WHITE) - 1.0).abs() < 0.01);
 }
 
-/// Every colour the app has drawn with: the window's clear colour, fills, borders, text, and the
-/// widget's own text spans.
+/// Every colour the app has drawn with: the window's clear colour, fills, borders, text, the
+/// widget's own text spans and the selection behind them.
 fn colours_in_use(app: &mut App) -> Vec<Color> {
     let world = app.world_mut();
     let mut colours = vec![world.resource::<ClearColor>().0];
     colours.extend(world.query::<&BackgroundColor>().iter(world).map(|c| c.0));
     colours.extend(world.query::<&BorderColor>().iter(world).map(|c| c.top));
+    colours.extend(
+        world
+            .query::<&bevy::text::TextBackgroundColor>()
+            .iter(world)
+            .map(|c| c.0),
+    );
     // An empty root text (the widget's spans carry its text) draws nothing in its colour.
     colours.extend(
         world
@@ -165,6 +172,12 @@ fn platform_says(app: &mut App, theme: WindowTheme) {
 fn the_app_follows_the_platform_theme_and_repaints_everything() {
     let mut app = headless_app();
     submit(&mut app, "전");
+    // A selection in the field, drawn in the palette's selection colours.
+    type_text(&mut app, "선택");
+    tap_down(&mut app, KeyCode::ShiftLeft);
+    tap(&mut app, KeyCode::Home, Key::Home);
+    tap_up(&mut app, KeyCode::ShiftLeft);
+    app.update();
     assert_eq!(
         *app.world().resource::<Theme>(),
         Theme::Dark,
