@@ -201,18 +201,16 @@ fn mount_rows(
         };
         let reused = recycled.pop().and_then(|row| {
             let bubble = *children.get(row).ok()?.first()?;
-            let [text, button] = children.get(bubble).ok()?[..] else {
-                return None;
-            };
-            Some((row, bubble, text, button))
+            // The text comes first; the copy button may follow it (see `copy`).
+            let text = *children.get(bubble).ok()?.first()?;
+            Some((row, bubble, text))
         });
         match reused {
-            Some((row, bubble, text, button)) => {
-                let (row_parts, bubble_parts, text_parts, button_parts) = content.parts();
+            Some((row, bubble, text)) => {
+                let (row_parts, bubble_parts, text_parts) = content.parts();
                 commands.entity(row).insert(row_parts);
                 commands.entity(bubble).insert(bubble_parts);
                 commands.entity(text).insert(text_parts);
-                commands.entity(button).insert(button_parts);
                 placed.push(row);
             }
             None => placed.push(commands.spawn(content.spawn()).id()),
@@ -335,17 +333,14 @@ struct RowContent<'a> {
 }
 
 impl RowContent<'_> {
-    /// The whole row: the row, its bubble, and in the bubble its text and copy button.
+    /// The whole row: the row, its bubble, and the bubble's text.
     fn spawn(self) -> impl Bundle {
-        let style = RoleStyle::of(self.role);
-        let (row, bubble, text, button) = self.parts();
-        let (_, fixed) = copy::copy_button(style.justify);
-        (row, children![(bubble, children![text, (button, fixed)])])
+        let (row, bubble, text) = self.parts();
+        (row, children![(bubble, children![text])])
     }
 
-    /// What the row, its bubble, its text and its copy button show of the message, each on its
-    /// own (what a reused row is given).
-    fn parts(self) -> (impl Bundle, impl Bundle, impl Bundle, impl Bundle) {
+    /// The components of the row, its bubble and its text, each on its own.
+    fn parts(self) -> (impl Bundle, impl Bundle, impl Bundle) {
         let style = RoleStyle::of(self.role);
         let text = row_text(self.role, self.body);
         // A screen reader tells the row as a list item with the text a sighted user reads.
@@ -362,7 +357,7 @@ impl RowContent<'_> {
             Item(self.place),
             item,
             style.class,
-            // Hovered, it shows its copy button.
+            // Hovered, it shows the copy button.
             Interaction::default(),
             Node {
                 width: percent(100),
@@ -388,7 +383,6 @@ impl RowContent<'_> {
             theme::text_font(),
             Paint::text(|p| p.text),
         );
-        let (button, _) = copy::copy_button(style.justify);
-        (row, bubble, text, button)
+        (row, bubble, text)
     }
 }

@@ -613,22 +613,29 @@ fn pointer(app: &mut App, at: Vec2, press: Option<ButtonState>) {
     mouse(app, at, press);
 }
 
-/// Each row's message body, its copy button, whether that shows, and what it says.
-fn buttons(app: &mut App) -> Vec<(Entity, Entity, bool, String)> {
+/// The copy button, if any: the row it is beside, whether it shows, and what it says.
+fn button(app: &mut App) -> Option<(Entity, bool, String)> {
     let world = app.world_mut();
-    let mut found = Vec::new();
-    for row in row_entities(world) {
-        let bubble = world.get::<Children>(row).unwrap()[0];
-        let button = world.get::<Children>(bubble).unwrap()[1];
-        assert!(world.get::<CopyButton>(button).is_some());
-        found.push((
-            row,
-            button,
-            world.get::<InheritedVisibility>(button).unwrap().get(),
-            world.get::<Text>(button).unwrap().0.clone(),
-        ));
-    }
-    found
+    let (button, bubble) = world
+        .query_filtered::<(Entity, &ChildOf), With<CopyButton>>()
+        .iter(world)
+        .map(|(button, parent)| (button, parent.parent()))
+        .next()?;
+    Some((
+        world.get::<ChildOf>(bubble).unwrap().parent(),
+        world.get::<InheritedVisibility>(button).unwrap().get(),
+        world.get::<Text>(button).unwrap().0.clone(),
+    ))
+}
+
+/// The copy button's place on screen.
+fn button_rect(app: &mut App) -> Rect {
+    let world = app.world_mut();
+    let button = world
+        .query_filtered::<Entity, With<CopyButton>>()
+        .single(world)
+        .unwrap();
+    rect(app, button)
 }
 
 fn notice_shows(app: &mut App) -> bool {
@@ -643,40 +650,56 @@ fn a_rows_copy_button_shows_on_hover_and_copies_the_body_without_its_label() {
     type_text(&mut app, "복사해 갈 줄");
     press_enter(&mut app);
     app.update();
-    let shown = buttons(&mut app);
-    assert_eq!(shown.len(), 2);
+    let rows = row_entities(app.world_mut());
+    assert_eq!(rows.len(), 2);
     assert!(
-        shown.iter().all(|(.., visible, _)| !visible),
-        "no button until hovered"
+        button(&mut app).is_none_or(|(_, shows, _)| !shows),
+        "no button until a row is hovered"
     );
 
-    let (user_row, button, ..) = shown[0];
-    let row = rect(&mut app, user_row);
-    pointer(&mut app, row.center(), None);
-    let shown = buttons(&mut app);
-    assert!(
-        shown[0].2 && !shown[1].2,
-        "the hovered row's button only: {shown:?}"
+    let user_row = rect(&mut app, rows[0]).center();
+    pointer(&mut app, user_row, None);
+    assert_eq!(
+        button(&mut app),
+        Some((rows[0], true, COPY.into())),
+        "beside the hovered row"
     );
 
-    let at = rect(&mut app, button).center();
+    let at = button_rect(&mut app).center();
     pointer(&mut app, at, None);
-    assert!(buttons(&mut app)[0].2, "still there with the pointer on it");
+    assert_eq!(
+        button(&mut app).map(|(row, shows, _)| (row, shows)),
+        Some((rows[0], true)),
+        "still there with the pointer on it"
+    );
     pointer(&mut app, at, Some(ButtonState::Pressed));
     pointer(&mut app, at, Some(ButtonState::Released));
     assert_eq!(copied(&mut app), ["복사해 갈 줄"], "the body, no `사용자:`");
-    assert_eq!(buttons(&mut app)[0].3, COPIED);
+    assert_eq!(button(&mut app).unwrap().2, COPIED);
     assert!(
         notice_shows(&mut app),
         "the copy is confirmed under the field"
     );
 
     let reply = logged(&app)[1].1.clone();
-    let agent_row = rect(&mut app, shown[1].0).center();
+    let agent_row = rect(&mut app, rows[1]).center();
     pointer(&mut app, agent_row, None);
-    let after = buttons(&mut app);
-    assert!(!after[0].2 && after[1].2, "the button follows the pointer");
-    assert_eq!(after[1].3, COPY);
+    assert_eq!(
+        button(&mut app),
+        Some((rows[1], true, COPY.into())),
+        "the button follows the pointer"
+    );
+    let agent_bubble = app.world().get::<Children>(rows[1]).unwrap()[0];
+    let (button_at, bubble) = (button_rect(&mut app), rect(&mut app, agent_bubble));
+    assert!(
+        button_at.max.x <= bubble.min.x && button_at.min.y >= bubble.min.y,
+        "beside the right-aligned bubble, on its left: {button_at:?}, bubble {bubble:?}"
+    );
+    pointer(&mut app, Vec2::new(5.0, 500.0), None);
+    assert!(
+        !button(&mut app).unwrap().1,
+        "gone when the pointer leaves the rows"
+    );
     key_in(&mut app, "x");
     app.update();
     assert!(!notice_shows(&mut app), "the next key puts the notice away");

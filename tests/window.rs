@@ -236,6 +236,8 @@ fn korean_typed_through_ibus_hangul_arrives_as_a_user_row_byte_for_byte() {
     for key in "d k s s u d g k t p d y space q k s r k d n j d y BackSpace y".split(' ') {
         x.key(key);
     }
+    // For people: 요 is still composed here, underlined in the field.
+    x.screenshot("composing");
     // Back to Latin mode (which commits 요), then ASCII, then Enter.
     x.key("Hangul");
     for key in ["space", "o", "k", "exclam", "Return"] {
@@ -327,6 +329,29 @@ fn text_another_application_owns_is_pasted_with_ctrl_v_and_sent_byte_for_byte() 
         shot.name(),
         x.shots.join("app.log").display()
     );
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn ctrl_v_with_nothing_on_the_clipboard_changes_nothing_and_says_so_once() {
+    let mut x = Session::start("paste_from_nobody");
+    // A fresh X server: no application owns the clipboard.
+    x.key("ctrl+v");
+    x.type_text("ok");
+    x.key("Return");
+    let shot = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", "ok")],
+        "{}: the line typed after Ctrl+V arrived, with nothing pasted and no `v`",
+        shot.name()
+    );
+    let log = fs::read_to_string(x.shots.join("app.log")).unwrap();
+    let said = log
+        .lines()
+        .filter(|line| line.contains("nothing to paste"))
+        .count();
+    assert_eq!(said, 1, "one line in the log says why: {log}");
 }
 
 #[test]

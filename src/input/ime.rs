@@ -10,7 +10,7 @@ use bevy::{
     window::PrimaryWindow,
 };
 
-use super::ChatInput;
+use super::{ChatInput, selection::LineText};
 
 /// The widget's caret, by its place among the text's spans.
 const CARET_SPAN: usize = 2;
@@ -18,39 +18,41 @@ const CARET_SPAN: usize = 2;
 /// Allows the IME on the window and tells it where the caret is, so the platform draws its
 /// candidate list under the syllable being composed rather than at the window's corner.
 ///
-/// Checked every frame and written only when different: the caret moves as the user types, the
-/// field with the window's size, and another plugin may turn the IME off. Bevy's own text-input plugin does (it is part of
+/// Checked every frame and written only when different; worked out again only when the caret's
+/// layout or the field moved: the caret moves as the user types, the field with the window's
+/// size, and another plugin may turn the IME off. Bevy's own text-input plugin does (it is part of
 /// `DefaultPlugins` when Bevy is built with `bevy_ui_widgets`), whenever input focus changes and
 /// no `EditableText` has it; this field is not one.
 pub(super) fn place_ime_window(
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     fields: Query<
         (
-            Entity,
-            &ComputedNode,
-            &UiGlobalTransform,
+            Ref<ComputedNode>,
+            Ref<UiGlobalTransform>,
             &ComputedUiRenderTargetInfo,
         ),
         With<ChatInput>,
     >,
-    texts: Query<(&Name, &TextLayoutInfo, &ComputedNode, &UiGlobalTransform)>,
-    children: Query<&Children>,
+    lines: Query<(Ref<TextLayoutInfo>, &ComputedNode, Ref<UiGlobalTransform>), With<LineText>>,
 ) {
-    let (Ok(mut window), Ok((field, node, transform, target))) =
-        (windows.single_mut(), fields.single())
+    let (Ok(mut window), Ok((node, transform, target))) = (windows.single_mut(), fields.single())
     else {
         return;
     };
+    let line = lines.single().ok();
+    let moved = node.is_changed()
+        || transform.is_changed()
+        || line
+            .as_ref()
+            .is_some_and(|(layout, _, at)| layout.is_changed() || at.is_changed());
+    if window.ime_enabled && !moved {
+        return;
+    }
     // Below the text area, so the list opens under the line being typed; at the caret when the
     // widget's text is laid out, else at the area's left edge.
     let content = node.content_box();
     let mut corner = transform.transform_point2(Vec2::new(content.min.x, content.max.y));
-    let caret_x = children.iter_descendants(field).find_map(|text| {
-        let (name, layout, text_node, text_transform) = texts.get(text).ok()?;
-        // The widget's line, not its placeholder.
-        if name.as_str() != "TextInputInner" {
-            return None;
-        }
+    let caret_x = line.and_then(|(layout, text_node, text_transform)| {
         let caret = layout
             .glyphs
             .iter()

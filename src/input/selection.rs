@@ -52,7 +52,12 @@ enum Decoration {
     Composing,
 }
 
-/// The widget's inner text: the node its spans are laid out in.
+/// Marks the widget's inner text, the node its line is laid out in, once [`decorate`] has found
+/// it: the IME and the mouse find it by this, without a walk through the widget's nodes.
+#[derive(Component, Debug, Default)]
+pub(super) struct LineText;
+
+/// The widget's inner text, looked up among its nodes by the name the widget gives it.
 fn inner_text(entity: Entity, children: &Query<&Children>, names: &Query<&Name>) -> Option<Entity> {
     children.iter_descendants(entity).find(|&e| {
         names
@@ -94,9 +99,11 @@ fn decorate(
             continue;
         };
         if spans.len() < TAIL {
-            commands
-                .entity(text)
-                .with_child((TextSpan::new(parts.tail), font.0.clone(), color.0));
+            commands.entity(text).insert(LineText).with_child((
+                TextSpan::new(parts.tail),
+                font.0.clone(),
+                color.0,
+            ));
         } else {
             *writer.text(text, TAIL) = parts.tail.to_owned();
             *writer.color(text, TAIL) = color.0;
@@ -196,17 +203,17 @@ pub(super) fn point_and_drag(
     mut events: MessageReader<WindowEvent>,
     mut pointer: Local<Pointer>,
     time: Res<Time<Real>>,
-    mut fields: Query<(Entity, &mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
-    texts: Query<(&TextLayoutInfo, &ComputedNode, &UiGlobalTransform)>,
-    children: Query<&Children>,
-    names: Query<&Name>,
+    mut fields: Query<(&mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
+    lines: Query<(&TextLayoutInfo, &ComputedNode, &UiGlobalTransform), With<LineText>>,
 ) {
-    let Ok((entity, mut field, node, transform)) = fields.single_mut() else {
+    // Most frames bring no pointer or key events: nothing to look up then.
+    if events.is_empty() {
         return;
-    };
-    let Some((layout, text_node, text_transform)) =
-        inner_text(entity, &children, &names).and_then(|text| texts.get(text).ok())
+    }
+    let (Ok((mut field, node, transform)), Ok((layout, text_node, text_transform))) =
+        (fields.single_mut(), lines.single())
     else {
+        events.clear();
         return;
     };
     // The pointer comes in logical pixels, layout is in physical ones.

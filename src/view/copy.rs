@@ -7,7 +7,11 @@
 //! A button that shows on hover is found without being told: the pointer on a message is what
 //! a person does before wanting something of it, and the word `복사` says what it does.
 
-use bevy::{input::keyboard::KeyboardInput, input::mouse::MouseButtonInput, prelude::*};
+use bevy::{
+    input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
+    prelude::*,
+    ui::FocusPolicy,
+};
 
 use crate::{
     AppSystems,
@@ -47,42 +51,45 @@ pub struct CopyButton;
 #[derive(Component, Debug, Default)]
 pub struct CopiedNotice;
 
-/// A row's copy button, out of the bubble's layout: beside the bubble, on the side away from
-/// the row's edge (`justify` is the row's). Hidden until the pointer is over the row.
-pub(super) fn copy_button(justify: JustifyContent) -> (impl Bundle, impl Bundle) {
-    let beside = if justify == JustifyContent::FlexEnd {
-        Node {
-            position_type: PositionType::Absolute,
-            right: percent(100),
-            margin: UiRect::right(px(6)),
-            padding: UiRect::axes(px(6), px(2)),
-            border: UiRect::all(px(1)),
-            ..default()
-        }
-    } else {
-        Node {
-            position_type: PositionType::Absolute,
-            left: percent(100),
-            margin: UiRect::left(px(6)),
-            padding: UiRect::axes(px(6), px(2)),
-            border: UiRect::all(px(1)),
-            ..default()
-        }
-    };
-    let placed = (beside, Visibility::Hidden, Text::new(COPY));
-    let fixed = (
+/// The copy button, beside the bubble of the row under the pointer.
+///
+/// One button for the whole conversation, not one per row: it moves to the row the pointer is
+/// on. A button in every mounted row would be some 30 more nodes for layout to walk in every
+/// frame, for something only one row shows at a time.
+fn copy_button() -> impl Bundle {
+    (
         Name::new("Copy button"),
         CopyButton,
+        Text::new(COPY),
         // Hovering the button still hovers its row, so it does not vanish under the pointer.
         Interaction::default(),
-        bevy::ui::FocusPolicy::Pass,
+        FocusPolicy::Pass,
         TextFont {
             font_size: FontSize::Px(theme::FONT_SIZE * 0.8),
             ..theme::text_font()
         },
         Paint::text(|p| p.placeholder).with_border(|p| p.input_border),
-    );
-    (placed, fixed)
+    )
+}
+
+/// Where the button sits: out of the bubble's layout, beside it on the side away from the
+/// row's edge (`justify` is the row's), so no row moves or changes height when it shows.
+fn beside(justify: JustifyContent) -> Node {
+    let gap = px(6);
+    let (left, right, margin) = if justify == JustifyContent::FlexEnd {
+        (Val::Auto, percent(100), UiRect::right(gap))
+    } else {
+        (percent(100), Val::Auto, UiRect::left(gap))
+    };
+    Node {
+        position_type: PositionType::Absolute,
+        left,
+        right,
+        margin,
+        padding: UiRect::axes(px(6), px(2)),
+        border: UiRect::all(px(1)),
+        ..default()
+    }
 }
 
 /// The notice, to place under the field.
@@ -103,30 +110,52 @@ pub(super) fn copied_notice() -> impl Bundle {
     )
 }
 
-/// Shows a row's copy button while the pointer is over the row, saying `복사` again each time.
+/// Puts the copy button beside the bubble of the row the pointer moved onto, saying `복사`
+/// again, and hides it when the pointer leaves that row.
 fn show_the_button_on_hover(
-    rows: Query<(&Interaction, &Children), (With<MessageRow>, Changed<Interaction>)>,
-    bubbles: Query<&Children>,
-    mut buttons: Query<(&mut Visibility, &mut Text), With<CopyButton>>,
+    rows: Query<(&Interaction, &Node, &Children), (With<MessageRow>, Changed<Interaction>)>,
+    mut buttons: Query<
+        (Entity, &mut Node, &mut Visibility, &mut Text, &ChildOf),
+        (With<CopyButton>, Without<MessageRow>),
+    >,
+    mut commands: Commands,
 ) {
-    for (interaction, row) in &rows {
-        let shown = *interaction != Interaction::None;
-        for &bubble in row {
-            let Ok(inside) = bubbles.get(bubble) else {
-                continue;
-            };
-            let mut found = buttons.iter_many_mut(inside);
-            while let Some((mut visibility, mut label)) = found.fetch_next() {
-                visibility.set_if_neq(if shown {
-                    Visibility::Inherited
-                } else {
-                    Visibility::Hidden
-                });
-                if !shown && label.0 != COPY {
-                    label.0 = COPY.into();
-                }
+    // The row the pointer moved onto, if any; else whether it left the row with the button.
+    let mut onto = None;
+    let mut left = Vec::new();
+    for (interaction, row, bubble) in &rows {
+        let Some(&bubble) = bubble.first() else {
+            continue;
+        };
+        if *interaction == Interaction::None {
+            left.push(bubble);
+        } else {
+            onto = Some((bubble, row.justify_content));
+        }
+    }
+    let button = buttons.single_mut();
+    match (onto, button) {
+        (Some((bubble, justify)), Ok((button, mut node, mut visibility, mut label, parent))) => {
+            *node = beside(justify);
+            *visibility = Visibility::Inherited;
+            if parent.parent() != bubble {
+                label.0 = COPY.into();
+                commands.entity(bubble).add_child(button);
             }
         }
+        // The first hover, or the row that held the button was let go with it.
+        (Some((bubble, justify)), Err(_)) => {
+            commands
+                .entity(bubble)
+                .with_child((copy_button(), beside(justify)));
+        }
+        (None, Ok((_, _, mut visibility, mut label, parent))) => {
+            if left.contains(&parent.parent()) {
+                *visibility = Visibility::Hidden;
+                label.0 = COPY.into();
+            }
+        }
+        (None, Err(_)) => {}
     }
 }
 

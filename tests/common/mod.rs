@@ -311,10 +311,17 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
                 panic!("a row has exactly one child, its bubble");
             };
             assert!(world.get::<Bubble>(bubble).is_some());
-            let [text, button] = world.get::<Children>(bubble).unwrap()[..] else {
-                panic!("a bubble has two children, its text and its copy button");
-            };
-            assert!(world.get::<CopyButton>(button).is_some());
+            let (text, rest) = world
+                .get::<Children>(bubble)
+                .unwrap()
+                .split_first()
+                .unwrap();
+            let text = *text;
+            assert!(
+                rest.iter()
+                    .all(|&other| world.get::<CopyButton>(other).is_some()),
+                "a bubble holds its text, and the copy button while hovered"
+            );
             ShownRow {
                 message: shown.message,
                 class: *world.get::<RowClass>(row).unwrap(),
