@@ -170,10 +170,7 @@ pub fn length_limit_notice() -> impl Bundle {
         Name::new("Length limit notice"),
         LengthLimitNotice,
         Text::new(LENGTH_LIMIT_NOTICE),
-        TextFont {
-            font_size: FontSize::Px(theme::FONT_SIZE * 0.8),
-            ..theme::text_font()
-        },
+        theme::small_font(),
         Paint::text(|p| p.warning),
         // Hidden by taking it out of layout, so the empty space does not push the field up.
         Node {

@@ -133,6 +133,11 @@ pub fn text_font() -> TextFont {
     TextFont::from_font_size(FONT_SIZE).with_font(FONT)
 }
 
+/// The same font, smaller: notices under the field, the copy button.
+pub fn small_font() -> TextFont {
+    TextFont::from_font_size(FONT_SIZE * 0.8).with_font(FONT)
+}
+
 /// The app's colours, one set per [`Theme`]. In each, text meets WCAG AA contrast on every
 /// background it sits on (4.5:1), and borders and the scrollbar stand out from what they sit on
 /// (3:1); `tests/theme.rs` checks both palettes.

@@ -64,10 +64,7 @@ fn copy_button() -> impl Bundle {
         // Hovering the button still hovers its row, so it does not vanish under the pointer.
         Interaction::default(),
         FocusPolicy::Pass,
-        TextFont {
-            font_size: FontSize::Px(theme::FONT_SIZE * 0.8),
-            ..theme::text_font()
-        },
+        theme::small_font(),
         Paint::text(|p| p.placeholder).with_border(|p| p.input_border),
     )
 }
@@ -98,10 +95,7 @@ pub(super) fn copied_notice() -> impl Bundle {
         Name::new("Copied notice"),
         CopiedNotice,
         Text::new(COPIED_NOTICE),
-        TextFont {
-            font_size: FontSize::Px(theme::FONT_SIZE * 0.8),
-            ..theme::text_font()
-        },
+        theme::small_font(),
         Paint::text(|p| p.placeholder),
         Node {
             display: Display::None,
