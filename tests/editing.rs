@@ -233,6 +233,31 @@ fn a_clipboard_that_cannot_be_read_changes_nothing_and_typing_goes_on() {
 }
 
 #[test]
+fn a_clipboard_that_does_not_answer_holds_typing_for_at_most_a_second() {
+    let mut app = app();
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_millis(100),
+    ));
+    app.update();
+    chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
+    key_in(&mut app, "ok");
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(text(&mut app), "", "the keys wait for the paste a moment");
+    for _ in 0..6 {
+        app.update();
+    }
+    assert_eq!(
+        text(&mut app),
+        "ok",
+        "then the paste is given up and they land"
+    );
+    clipboard_answers(&mut app, Some("late"));
+    assert_eq!(text(&mut app), "ok", "an answer after that lands nowhere");
+}
+
+#[test]
 fn copy_and_cut_put_the_selection_on_the_clipboard() {
     let mut app = app();
     type_text(&mut app, "안녕 세상");

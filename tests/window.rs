@@ -6,7 +6,8 @@
 //!
 //! ```sh
 //! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils xclip \
-//!     ibus ibus-hangul dbus-daemon x11-utils at-spi2-core libglib2.0-bin python3-pyatspi
+//!     python3-xlib ibus ibus-hangul dbus-daemon x11-utils at-spi2-core libglib2.0-bin \
+//!     python3-pyatspi
 //! cargo test --test window -- --ignored
 //! ```
 //!
@@ -357,6 +358,40 @@ fn ctrl_v_with_no_text_on_the_clipboard_changes_nothing_and_says_so_once() {
         .filter(|line| line.contains("nothing to paste"))
         .count();
     assert_eq!(said, 2, "one line in the log for each, saying why: {log}");
+}
+
+#[test]
+#[ignore = "opens a real window and uses the clipboard: needs the window tools and python3-xlib"]
+fn an_owner_that_never_answers_holds_typing_a_moment_and_never_the_window() {
+    let mut x = Session::start("paste_from_a_silent_owner");
+    let _owner = x.silent_clipboard_owner();
+    x.key("ctrl+v");
+    x.type_text("ok");
+    x.key("Return");
+    let shot = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", "ok")],
+        "{}: the keys after Ctrl+V arrived, with nothing pasted",
+        shot.name()
+    );
+    // The clipboard library waits 4 s for the owner for each text format it asks for; the
+    // line went long before it gave up.
+    let log: Vec<String> = fs::read_to_string(x.shots.join("app.log"))
+        .unwrap()
+        .lines()
+        .map(without_colour)
+        .collect();
+    let at = |what: &str| log.iter().position(|line| line.contains(what));
+    let (gave_up, sent, read_failed) = (
+        at("did not answer within"),
+        at("recorded a submission"),
+        at("could not read the clipboard"),
+    );
+    assert!(
+        gave_up.is_some() && gave_up < sent && read_failed.is_none_or(|failed| Some(failed) > sent),
+        "typing gave up on the paste and the line was sent while the read still waited: {log:#?}"
+    );
 }
 
 #[test]
@@ -988,6 +1023,28 @@ impl Session {
         assert!(status.success(), "xclip could not take the clipboard");
     }
 
+    /// Another application that takes the clipboard and never answers for it
+    /// (`tests/silent_clipboard_owner.py`), once it owns it; it is stopped when the returned
+    /// guard is dropped.
+    fn silent_clipboard_owner(&self) -> Stopped {
+        let mut owner = Command::new("/usr/bin/python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/silent_clipboard_owner.py"
+            ))
+            .env("DISPLAY", &self.xvfb.display)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("run python3 (needs python3-xlib): {e}"));
+        let mut said = String::new();
+        BufReader::new(owner.stdout.take().unwrap())
+            .read_line(&mut said)
+            .unwrap();
+        assert_eq!(said.trim(), "owning", "the silent owner took the clipboard");
+        Stopped(owner)
+    }
+
     /// What another application reads from the clipboard.
     fn read_clipboard(&self) -> String {
         run(
@@ -1134,6 +1191,16 @@ impl Drop for Session {
     fn drop(&mut self) {
         let _ = self.app.kill();
         let _ = self.app.wait();
+    }
+}
+
+/// A helper process, stopped when this is dropped.
+struct Stopped(Child);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 

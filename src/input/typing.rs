@@ -12,9 +12,11 @@
 //! keys are the IME's, so a platform that also reports them cannot change the line twice.
 //!
 //! A paste waits for the clipboard (see [`super::clipboard`]); what is typed after Ctrl+V waits
-//! with it, so the pasted text lands where the user pasted it.
+//! with it, so the pasted text lands where the user pasted it. Not for long: an application
+//! that owns the clipboard and does not answer would hold the keys for seconds, so after
+//! [`PASTE_PATIENCE`] the paste is given up and typing goes on.
 
-use std::collections::VecDeque;
+use std::{collections::VecDeque, time::Duration};
 
 use bevy::{
     ecs::system::SystemParam,
@@ -34,6 +36,10 @@ use super::{
     keys::{self, Action, Modifiers},
 };
 use crate::chat;
+
+/// How long typing waits for the clipboard's text after Ctrl+V. A clipboard answers within
+/// milliseconds; its owner may not answer at all (X11 then waits four seconds).
+pub const PASTE_PATIENCE: Duration = Duration::from_secs(1);
 
 /// The field's line, and the lines submitted before it.
 #[derive(Component, Debug)]
@@ -86,7 +92,8 @@ enum Typed {
 #[derive(Debug, Default)]
 pub(super) struct Backlog {
     typed: VecDeque<Typed>,
-    pasting: bool,
+    /// Since when a paste waits for the clipboard, on the real-time clock.
+    pasting: Option<Duration>,
     held: Modifiers,
 }
 
@@ -115,6 +122,7 @@ pub(super) fn edit_field(
     mut typing: Typing,
     mut pasted: MessageReader<ClipboardText>,
     mut backlog: Local<Backlog>,
+    time: Res<Time<Real>>,
     input_focus: Res<InputFocus>,
     field: Single<(Entity, &mut Field), With<ChatInput>>,
     mut out: Outcomes,
@@ -126,18 +134,27 @@ pub(super) fn edit_field(
         // Keys held when the window lost focus are released without an event of their own.
         backlog.held = Modifiers::default();
     }
+    // An answer that comes after the paste was given up is too late to land anywhere.
     if let Some(ClipboardText(text)) = pasted.read().last()
-        && backlog.pasting
+        && backlog.pasting.take().is_some()
+        && let Some(text) = text
+        && !field.line.paste(text)
     {
-        backlog.pasting = false;
-        if let Some(text) = text
-            && !field.line.paste(text)
-        {
-            out.full.write(FieldFull);
-        }
+        out.full.write(FieldFull);
+    }
+    let now = time.elapsed();
+    if backlog
+        .pasting
+        .is_some_and(|since| now.saturating_sub(since) >= PASTE_PATIENCE)
+    {
+        backlog.pasting = None;
+        warn!(
+            "nothing to paste: the clipboard did not answer within {} s",
+            PASTE_PATIENCE.as_secs_f32()
+        );
     }
     let focused = input_focus.get() == Some(entity);
-    while !backlog.pasting
+    while backlog.pasting.is_none()
         && let Some(typed) = backlog.typed.pop_front()
     {
         let action = match typed {
@@ -165,7 +182,7 @@ pub(super) fn edit_field(
         };
         if action == Action::Paste {
             out.reads.write(ReadClipboard);
-            backlog.pasting = true;
+            backlog.pasting = Some(now);
             continue;
         }
         apply(action, entity, &mut field, &mut out);
