@@ -33,7 +33,7 @@ pub mod caret;
 pub mod clipboard;
 pub mod editor;
 mod ime;
-pub mod keys;
+mod keys;
 mod reader;
 mod selection;
 mod typing;
