@@ -5,7 +5,10 @@ mod common;
 
 use agent_chat::{
     chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
-    input::{LENGTH_LIMIT_NOTICE, MAX_INPUT_CHARS},
+    input::{
+        LENGTH_LIMIT_NOTICE, MAX_INPUT_CHARS,
+        editor::{LineEditor, Motion},
+    },
     scroll::UNSIZED_VIEW,
     theme::{self, Palette, ROW_BORDER, RowClass},
     view::MAX_SHOWN_CHARS,
@@ -369,5 +372,108 @@ fn a_damaged_font_falls_back_to_bevys_builtin_one() {
             DEFAULT_FONT_DATA,
             "{why}: the app falls back to Bevy's built-in font"
         );
+    }
+}
+
+/// One thing a user can do to the field's line.
+#[derive(Debug, Clone)]
+enum Edit {
+    Type(String),
+    Paste(String),
+    Compose(String, usize),
+    Commit(String),
+    Move(Motion, bool),
+    Delete(Motion),
+    Place(usize, bool),
+    SelectWord(usize),
+    SelectAll,
+    Cut,
+    Undo,
+    Redo,
+    Replace(String),
+    Take,
+}
+
+fn motion() -> impl Strategy<Value = Motion> {
+    prop::sample::select(vec![
+        Motion::Left,
+        Motion::Right,
+        Motion::WordLeft,
+        Motion::WordRight,
+        Motion::Home,
+        Motion::End,
+    ])
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        4 => line().prop_map(Edit::Type),
+        1 => fragment().prop_map(Edit::Paste),
+        1 => (fragment(), 0..40usize).prop_map(|(text, caret)| Edit::Compose(text, caret)),
+        1 => fragment().prop_map(Edit::Commit),
+        3 => (motion(), any::<bool>()).prop_map(|(motion, extend)| Edit::Move(motion, extend)),
+        2 => motion().prop_map(Edit::Delete),
+        1 => (0..200usize, any::<bool>()).prop_map(|(at, extend)| Edit::Place(at, extend)),
+        1 => (0..200usize).prop_map(Edit::SelectWord),
+        1 => Just(Edit::SelectAll),
+        1 => Just(Edit::Cut),
+        2 => Just(Edit::Undo),
+        1 => Just(Edit::Redo),
+        1 => line().prop_map(Edit::Replace),
+        1 => Just(Edit::Take),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any sequence of edits on any text: no panic, the caret and selection inside the text on
+    /// character boundaries, one line within the limit, and undo then redo back where it was.
+    #[test]
+    fn any_edits_on_any_text_keep_the_line_whole(edits in prop::collection::vec(edit(), 1..40)) {
+        const LIMIT: usize = 24;
+        let mut line = LineEditor::new(LIMIT);
+        for edit in edits {
+            match edit {
+                Edit::Type(text) => { line.type_text(&text); }
+                Edit::Paste(text) => { line.paste(&text); }
+                Edit::Compose(text, caret) => { line.compose(&text, Some(caret)); }
+                Edit::Commit(text) => {
+                    line.compose("", None);
+                    line.type_text(&text);
+                }
+                Edit::Move(motion, extend) => line.move_caret(motion, extend),
+                Edit::Delete(motion) => line.delete(motion),
+                Edit::Place(at, extend) => line.place(at, extend),
+                Edit::SelectWord(at) => line.select_word_at(at),
+                Edit::SelectAll => line.select_all(),
+                Edit::Cut => { line.cut(); }
+                Edit::Undo => {
+                    let before = line.text().to_owned();
+                    if line.undo() {
+                        prop_assert!(line.redo(), "what was undone can be redone");
+                        prop_assert_eq!(line.text(), before.as_str());
+                        line.undo();
+                    }
+                }
+                Edit::Redo => { line.redo(); }
+                Edit::Replace(text) => line.replace_all(&text),
+                Edit::Take => { line.take(); }
+            }
+            let text = line.text();
+            let selection = line.selection();
+            prop_assert!(selection.end <= text.len());
+            for at in [line.caret(), selection.start, selection.end] {
+                prop_assert!(text.is_char_boundary(at), "{at} inside a character of {text:?}");
+            }
+            prop_assert!(text.chars().count() <= LIMIT, "{text:?} is over the limit");
+            prop_assert!(!text.contains(char::is_control), "{text:?} is not one line");
+            let shown = line.shown();
+            prop_assert!(shown.is_char_boundary(line.shown_caret()) && line.shown_caret() <= shown.len());
+            if let Some(composition) = line.composition() {
+                prop_assert!(composition.end <= shown.len());
+                prop_assert!(shown.chars().count() <= LIMIT, "{shown:?}: the composition fits too");
+            }
+        }
     }
 }

@@ -251,6 +251,7 @@ impl LineEditor {
         let Some(before) = self.undo.pop() else {
             return false;
         };
+        self.composing = None;
         self.redo.push(std::mem::replace(&mut self.now, before));
         self.last = None;
         true
@@ -261,6 +262,7 @@ impl LineEditor {
         let Some(after) = self.redo.pop() else {
             return false;
         };
+        self.composing = None;
         self.undo.push(std::mem::replace(&mut self.now, after));
         self.last = None;
         true
@@ -297,8 +299,11 @@ impl LineEditor {
         fitted
     }
 
-    /// Saves the state before a change, unless the change continues the last step.
+    /// Saves the state before a change, unless the change continues the last step. Any change
+    /// but the input method's own ends a composition: what is composed was meant for the line
+    /// as it was.
     fn record(&mut self, change: Change, at: usize) {
+        self.composing = None;
         let continues = change != Change::Other
             && self.selection().is_empty()
             && self.last.is_some_and(|(last, caret)| {
@@ -346,7 +351,10 @@ impl LineEditor {
     /// `at`, or the nearest cluster boundary before it.
     fn boundary_at_or_before(&self, at: usize) -> usize {
         let text = &self.now.text;
-        let at = at.min(text.len());
+        let mut at = at.min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
         let mut cursor = GraphemeCursor::new(at, text.len(), true);
         match cursor.is_boundary(text, 0) {
             Ok(true) => at,
