@@ -608,8 +608,12 @@ fn drag_scrollbar(
     if let Some(moved) = moves.read().last() {
         *pointer = Some(moved.position);
     }
+    let released = buttons.just_released(MouseButton::Left);
     for (mut thumb, thumb_node, thumb_transform, ChildOf(track_entity)) in &mut thumbs {
-        if buttons.just_released(MouseButton::Left) {
+        // A drag ends at the release, but only after the pointer's last move before it: a slow
+        // frame can read the last move and the release together.
+        let ending = thumb.drag_from.filter(|_| released);
+        if released {
             thumb.drag_from = None;
         }
         let (Some(logical), Ok((bar, track, track_transform, shown))) =
@@ -632,8 +636,8 @@ fn drag_scrollbar(
                 list.scroll_by(if above { -page } else { page });
             }
         }
-        if let Some((from_y, from_offset)) = thumb.drag_from
-            && buttons.pressed(MouseButton::Left)
+        if let Some((from_y, from_offset)) = thumb.drag_from.or(ending)
+            && (buttons.pressed(MouseButton::Left) || ending.is_some())
         {
             let hidden = (list.heights.total() - f64::from(list.view())).max(0.0);
             let travel = f64::from((track.size.y - thumb_node.size.y) * to_logical).max(1.0);
@@ -641,6 +645,10 @@ fn drag_scrollbar(
             if offset != list.offset() {
                 list.scroll_to(offset.max(0.0));
             }
+        }
+        if released {
+            // A press and its release read in one frame: a click, not a drag.
+            thumb.drag_from = None;
         }
     }
 }

@@ -397,6 +397,26 @@ fn the_scrollbar_stands_for_the_whole_log_and_a_drag_passes_through_all_of_it() 
 }
 
 #[test]
+fn a_drag_whose_last_move_and_release_come_in_one_frame_still_ends_where_the_pointer_did() {
+    let mut app = app_with(&numbered(2_000));
+    app.update();
+    let ((track_top, _), (thumb_top, thumb_bottom), _) = scrollbar(&mut app);
+    let track = the::<Scrollbar>(&mut app);
+    let track_x = rect(&mut app, track).center().x;
+    let grab = Vec2::new(track_x, (thumb_top + thumb_bottom) / 2.0);
+    mouse(&mut app, grab, Some(ButtonState::Pressed));
+    // A slow frame: the pointer's move to the top and the release arrive together.
+    let top = Vec2::new(track_x, track_top - (grab.y - thumb_top));
+    mouse(&mut app, top, Some(ButtonState::Released));
+    finish_mounting(&mut app);
+    assert_eq!(
+        in_view(&mut app)[0].index,
+        0,
+        "the drag went all the way to the first message"
+    );
+}
+
+#[test]
 fn a_ctrl_home_chord_typed_within_one_frame_still_jumps_and_two_page_downs_are_two_pages() {
     let mut app = app_with(&numbered(200));
     let (area_top, _) = area(&mut app);
