@@ -169,10 +169,17 @@ pub fn length_limit_notice() -> impl Bundle {
     (
         Name::new("Length limit notice"),
         LengthLimitNotice,
-        Text::new(LENGTH_LIMIT_NOTICE),
+        notice(LENGTH_LIMIT_NOTICE, |p| p.warning),
+    )
+}
+
+/// A line of small text under the field in `colour`, hidden until something shows it. Hidden by
+/// taking it out of layout, so the empty space does not push the field up.
+pub fn notice(text: &str, colour: Swatch) -> impl Bundle {
+    (
+        Text::new(text),
         theme::small_font(),
-        Paint::text(|p| p.warning),
-        // Hidden by taking it out of layout, so the empty space does not push the field up.
+        Paint::text(colour),
         Node {
             display: Display::None,
             ..default()

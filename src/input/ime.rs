@@ -10,10 +10,10 @@ use bevy::{
     window::PrimaryWindow,
 };
 
-use super::{ChatInput, selection::LineText};
-
-/// The widget's caret, by its place among the text's spans.
-const CARET_SPAN: usize = 2;
+use super::{
+    ChatInput,
+    selection::{self, LineText},
+};
 
 /// Allows the IME on the window and tells it where the caret is, so the platform draws its
 /// candidate list under the syllable being composed rather than at the window's corner.
@@ -56,7 +56,7 @@ pub(super) fn place_ime_window(
         let caret = layout
             .glyphs
             .iter()
-            .find(|g| g.section_index == CARET_SPAN)?;
+            .find(|g| g.section_index == selection::CARET)?;
         // Glyphs sit in the text's box, whose transform is its centre.
         let left = text_transform.transform_point2(-text_node.size() / 2.0).x;
         Some(left + caret.position.x)

@@ -38,7 +38,7 @@ const AFTER_CARET: usize = 3;
 /// The span this module adds at the end.
 const TAIL: usize = 4;
 /// The widget's caret span.
-const CARET: usize = 2;
+pub(super) const CARET: usize = 2;
 
 /// Two presses this close in time and place are a double-click (GTK's defaults).
 const DOUBLE_CLICK_TIME: Duration = Duration::from_millis(400);

@@ -16,7 +16,7 @@ use bevy::{
 use crate::{
     AppSystems,
     chat::{Message, MessageLog, Role},
-    input::{CopyNewestReply, clipboard::WriteClipboard},
+    input::{self, CopyNewestReply, clipboard::WriteClipboard},
     theme::{self, Paint},
     view::MessageRow,
 };
@@ -94,13 +94,7 @@ pub(super) fn copied_notice() -> impl Bundle {
     (
         Name::new("Copied notice"),
         CopiedNotice,
-        Text::new(COPIED_NOTICE),
-        theme::small_font(),
-        Paint::text(|p| p.placeholder),
-        Node {
-            display: Display::None,
-            ..default()
-        },
+        input::notice(COPIED_NOTICE, |p| p.placeholder),
     )
 }
 
