@@ -139,7 +139,7 @@ fn mount_rows(
         &mut VirtualList,
         &mut AccessibilityNode,
     )>,
-    rows: Query<(Entity, &Item, &ChildOf), With<MessageRow>>,
+    rows: Query<(Entity, &Item, &ChildOf, &MessageRow)>,
     spares: Single<(Entity, Option<&Children>), With<SpareRows>>,
     children: Query<&Children>,
     mut redraw: MessageWriter<RequestRedraw>,
@@ -180,26 +180,54 @@ fn mount_rows(
     // components in place costs a fraction of building one and tearing one down, and a jump
     // replaces a screenful. Rows left over wait, hidden, for the rows the next frames bring
     // (a jump's overscan), and are let go once the list has all it wants.
-    let mut recycled: Vec<Entity> = spare.map_or(Vec::new(), |spare| spare.to_vec());
-    recycled.extend(
-        rows.iter()
-            .filter(|(_, Item(i), ChildOf(parent))| !to_mount.contains(i) && *parent != holder)
-            .map(|(row, ..)| row),
-    );
-    let mut placed = Vec::new();
-    for i in to_mount.clone().filter(|i| !mounted.contains(i)) {
+    let mut recycled: Vec<(Entity, Entity)> =
+        spare
+            .map_or(&[][..], |spare| &spare[..])
+            .iter()
+            .filter_map(|&row| rows.get(row).ok())
+            .chain(rows.iter().filter(|&(_, Item(i), ChildOf(parent), _)| {
+                !to_mount.contains(i) && *parent != holder
+            }))
+            .map(|(row, _, _, shown)| (row, shown.message))
+            .collect();
+    let entering: Vec<RowContent> = to_mount
+        .clone()
+        .filter(|i| !mounted.contains(i))
         // A message despawned by someone else has nothing to show; the rest keep their order.
-        let Ok((body, &role)) = messages.get(logged[i]) else {
+        .filter_map(|i| {
+            let (body, &role) = messages.get(logged[i]).ok()?;
+            Some(RowContent {
+                message: logged[i],
+                place: i,
+                role,
+                body: body.body(),
+                announce: announced == Some(i),
+            })
+        })
+        .collect();
+    // First, a row that already shows the same text (the replies come from a short list, so
+    // half the rows do) keeps its text as it is: shaping and measuring text is most of what
+    // mounting a row costs.
+    let same_text: Vec<Option<Entity>> = entering
+        .iter()
+        .map(|content| {
+            let at = recycled.iter().position(|&(_, shown)| {
+                messages
+                    .get(shown)
+                    .is_ok_and(|(body, &role)| role == content.role && body.body() == content.body)
+            })?;
+            Some(recycled.swap_remove(at).0)
+        })
+        .collect();
+    let mut placed = Vec::new();
+    for (content, same_text) in entering.into_iter().zip(same_text) {
+        if let Some(row) = same_text {
+            let text = row_text(content.role, content.body);
+            commands.entity(row).insert(content.identity(&text));
+            placed.push(row);
             continue;
-        };
-        let content = RowContent {
-            message: logged[i],
-            place: i,
-            role,
-            body: body.body(),
-            announce: announced == Some(i),
-        };
-        let reused = recycled.pop().and_then(|row| {
+        }
+        let reused = recycled.pop().and_then(|(row, _)| {
             let bubble = *children.get(row).ok()?.first()?;
             // The text comes first; the copy button may follow it (see `copy`).
             let text = *children.get(bubble).ok()?.first()?;
@@ -216,6 +244,7 @@ fn mount_rows(
             None => placed.push(commands.spawn(content.spawn()).id()),
         }
     }
+    let recycled: Vec<Entity> = recycled.into_iter().map(|(row, _)| row).collect();
     if to_mount == list.wanted() {
         for row in recycled {
             commands.entity(row).despawn();
@@ -343,19 +372,9 @@ impl RowContent<'_> {
     fn parts(self) -> (impl Bundle, impl Bundle, impl Bundle) {
         let style = RoleStyle::of(self.role);
         let text = row_text(self.role, self.body);
-        // A screen reader tells the row as a list item with the text a sighted user reads.
-        let mut item = accessible(AccessRole::ListItem, &text);
-        item.set_position_in_set(self.place);
-        if self.announce {
-            item.set_live(Live::Polite);
-        }
         let row = (
             Name::new("Message row"),
-            MessageRow {
-                message: self.message,
-            },
-            Item(self.place),
-            item,
+            self.identity(&text),
             style.class,
             // Hovered, it shows the copy button.
             Interaction::default(),
@@ -384,5 +403,23 @@ impl RowContent<'_> {
             Paint::text(|p| p.text),
         );
         (row, bubble, text)
+    }
+
+    /// Which message the row shows and where it stands among them: all of a row that changes
+    /// when it goes from one message to another with the same text.
+    fn identity(&self, text: &str) -> impl Bundle + use<> {
+        // A screen reader tells the row as a list item with the text a sighted user reads.
+        let mut item = accessible(AccessRole::ListItem, text);
+        item.set_position_in_set(self.place);
+        if self.announce {
+            item.set_live(Live::Polite);
+        }
+        (
+            MessageRow {
+                message: self.message,
+            },
+            Item(self.place),
+            item,
+        )
     }
 }

@@ -6,10 +6,11 @@ mod common;
 use agent_chat::{
     chat::MessageLog,
     scroll::{Item, LINE, MIN_THUMB_LENGTH, OVERSCAN_STEP, Scrollbar},
+    theme::RowClass,
     view::Conversation,
 };
 use bevy::{
-    ecs::message::Messages,
+    ecs::{change_detection::Tick, message::Messages},
     input::ButtonState,
     prelude::*,
     window::{
@@ -34,7 +35,10 @@ fn area(app: &mut App) -> (f32, f32) {
 }
 
 /// The rows that show at least one pixel inside the area, top to bottom.
+///
+/// Every mounted row is checked to show the message at its place, however rows were recycled.
 fn in_view(app: &mut App) -> Vec<Seen> {
+    assert_rows_show_their_messages(app, "in view");
     let (area_top, area_bottom) = area(app);
     let rows = row_entities(app.world_mut());
     rows.into_iter()
@@ -479,4 +483,52 @@ fn a_jump_builds_the_rows_in_view_first_and_the_overscan_over_the_next_frames() 
         "a few frames later the overscan is complete"
     );
     assert_eq!(in_view(&mut app)[0].index, 0, "while the view never moved");
+}
+
+#[test]
+fn a_jump_moves_a_row_to_a_message_with_the_same_text_without_writing_its_text_again() {
+    let mut app = laid_out_app();
+    // Replies in turn, so every reply is among the rows the jump lets go.
+    fix_pick(&mut app, &[0, 1, 2, 3, 4]);
+    submit_all(&mut app, &numbered(2_000));
+    finish_mounting(&mut app);
+    let text_of = |world: &World, row: Entity| {
+        let bubble = world.get::<Children>(row).unwrap()[0];
+        world.get::<Children>(bubble).unwrap()[0]
+    };
+    let world = app.world_mut();
+    let written: Vec<(Entity, Tick)> = row_entities(world)
+        .into_iter()
+        .map(|row| {
+            let text = text_of(world, row);
+            (
+                text,
+                world.entity(text).get_ref::<Text>().unwrap().last_changed(),
+            )
+        })
+        .collect();
+
+    tap_down(&mut app, KeyCode::ControlLeft);
+    tap_down(&mut app, KeyCode::Home);
+    app.update();
+    let seen = in_view(&mut app);
+    assert_eq!(seen[0].index, 0, "the jump reached the first message");
+    let world = app.world_mut();
+    let mut replies = 0;
+    for row in row_entities(world) {
+        let text = text_of(world, row);
+        let untouched = written.iter().any(|&(before, tick)| {
+            before == text && world.entity(text).get_ref::<Text>().unwrap().last_changed() == tick
+        });
+        if world.get::<RowClass>(row) == Some(&RowClass::AgentReply) {
+            replies += 1;
+            assert!(
+                untouched,
+                "a reply's row took a row that showed the same reply"
+            );
+        } else {
+            assert!(!untouched, "a typed line's row got its own text");
+        }
+    }
+    assert!(replies > 0, "replies among the rows in view");
 }

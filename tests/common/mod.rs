@@ -15,11 +15,12 @@ use agent_chat::{
     AgentChatPlugin,
     chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, SessionRecord},
     input::{ChatInput, LengthLimitNotice},
-    scroll::{self, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
-    theme::{self, RowClass},
+    scroll::{self, Item, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
+    theme::{self, RoleStyle, RowClass},
     view::{self, Bubble, MessageRow, copy::CopyButton},
 };
 use bevy::{
+    a11y::AccessibilityNode,
     ecs::message::Message as BevyMessage,
     input::{
         ButtonState, InputPlugin,
@@ -331,6 +332,40 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
             }
         })
         .collect()
+}
+
+/// Checks that every mounted row shows the message at its place in the log: the row points at
+/// that message, its text reads as the message's label and body, and a screen reader hears the
+/// same text at the same place.
+pub fn assert_rows_show_their_messages(app: &mut App, when: &str) {
+    let world = app.world_mut();
+    for row in row_entities(world) {
+        let Item(place) = *world
+            .get::<Item>(row)
+            .expect("a mounted row is a list item");
+        let message = world.resource::<MessageLog>().entities()[place];
+        assert_eq!(
+            world.get::<MessageRow>(row).unwrap().message,
+            message,
+            "{when}: row {place} points at message {place}"
+        );
+        let role = *world.get::<Role>(message).unwrap();
+        let body = world.get::<Message>(message).unwrap().body();
+        let expected = RoleStyle::of(role).text(&view::shown_body(body));
+        let bubble = world.get::<Children>(row).unwrap()[0];
+        let text = world.get::<Children>(bubble).unwrap()[0];
+        assert_eq!(
+            world.get::<Text>(text).unwrap().0,
+            expected,
+            "{when}: row {place} shows its message"
+        );
+        let heard = world.get::<AccessibilityNode>(row).unwrap();
+        assert_eq!(
+            (heard.label(), heard.position_in_set()),
+            (Some(&expected[..]), Some(place)),
+            "{when}: a screen reader hears row {place} as it shows"
+        );
+    }
 }
 
 /// The most rows the conversation mounts at once, whatever the log holds: the view and its
