@@ -151,15 +151,17 @@ pub fn submit_all<S: AsRef<str>>(app: &mut App, lines: &[S]) {
     app.update();
 }
 
-/// Fills the log with `messages` messages (half typed lines, half replies) in bursts of 10,000
-/// submissions a frame, then runs two quiet frames.
+/// Fills the log with `messages` messages (half typed lines, each its own text as in a real
+/// conversation, half replies) in bursts of 10,000 submissions a frame, then runs two quiet
+/// frames.
 ///
 /// Bevy keeps a frame's messages for one more frame and frees them in the frame after; the quiet
 /// frames free the last burst's here, so a benchmark's measured frame pays only for itself.
 pub fn fill_log(app: &mut App, messages: usize) {
-    for chunk in 0..messages.div_ceil(20_000) {
-        let pairs = (messages / 2 - chunk * 10_000).min(10_000);
-        submit_all(app, &vec!["이미 보낸 메시지"; pairs]);
+    let pairs = messages / 2;
+    let lines: Vec<String> = (1..=pairs).map(|n| format!("보낸 메시지 {n}")).collect();
+    for burst in lines.chunks(10_000) {
+        submit_all(app, burst);
     }
     app.update();
     app.update();
