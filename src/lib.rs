@@ -13,8 +13,10 @@
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
 //! | [`exit`]   | Escape quits                                                            |
 //!
-//! `main.rs` adds Bevy's `DefaultPlugins` and this plugin; tests add `MinimalPlugins` and the
-//! few resources the widget needs instead (see `tests/common/mod.rs`).
+//! Beside it, [`repaint`] has the renderer draw only what changed since the last frame.
+//!
+//! `main.rs` adds Bevy's `DefaultPlugins`, this plugin and [`repaint::plugin`]; tests add
+//! `MinimalPlugins` and the few resources the widget needs instead (see `tests/common/mod.rs`).
 
 use bevy::prelude::*;
 
@@ -22,6 +24,7 @@ pub mod a11y;
 pub mod chat;
 pub mod exit;
 pub mod input;
+pub mod repaint;
 pub mod scroll;
 pub mod theme;
 pub mod view;

@@ -3,6 +3,7 @@
 use agent_chat::{
     AgentChatPlugin,
     input::caret,
+    repaint,
     theme::{Theme, ThemeChoice},
 };
 use bevy::{
@@ -21,7 +22,7 @@ fn main() -> AppExit {
         ..default()
     }))
     .insert_resource(update_mode())
-    .add_plugins(AgentChatPlugin);
+    .add_plugins((AgentChatPlugin, repaint::plugin));
     if let Some(choice) = theme_choice() {
         app.insert_resource(choice);
     }
