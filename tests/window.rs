@@ -499,6 +499,30 @@ fn the_caret_blinks_after_typing_rests_after_ten_seconds_and_blinks_again_after_
 }
 
 #[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn after_a_blinking_caret_redrew_only_itself_the_window_is_the_one_a_whole_frame_draws() {
+    let mut x = Session::start("repaint");
+    for line in ["다시 그리기", "two", "셋"] {
+        x.type_text(line);
+        x.key("Return");
+    }
+    x.wait_for("answered", |shot| shot.bubbles().len() == 6);
+    x.type_text("쓰는 중");
+    // About twenty frames that each drew only the caret (`repaint`), then the caret rests.
+    sleep(Duration::from_secs(12));
+    let resting = x.screenshot("resting");
+
+    // A new size is drawn whole, and so is the old size again.
+    let window = x.window.clone();
+    x.xdotool(&["windowsize", "--sync", &window, "900", "600"]);
+    x.wait_for("smaller", |shot| shot.input_bar() != resting.input_bar());
+    let (width, height) = (WINDOW.0.to_string(), WINDOW.1.to_string());
+    x.xdotool(&["windowsize", "--sync", &window, &width, &height]);
+    // Times out, and fails, unless a whole frame draws every pixel as the resting window shows it.
+    x.wait_for("drawn-whole-as-resting", |shot| shot.rgb == resting.rgb);
+}
+
+#[test]
 #[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, dbus-daemon, at-spi2-core, python3-pyatspi"]
 fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() {
     let mut x = Session::start_with(
