@@ -1,9 +1,9 @@
 //! The floor under the app's idle cost: a Bevy window that shows nothing but a blinking text
 //! cursor, built with the app's Bevy features and the app's update mode.
 //!
-//! `benches/idle-cpu.sh` measures it next to the app. Whatever this costs idle, any Bevy app
-//! with a blinking cursor costs at least that on the same machine: each blink is one whole
-//! frame (extract, render, present), however little changed.
+//! `benches/idle-cpu.sh` measures it next to the app. Here each blink is one whole frame
+//! (extract, render, present), however little changed, as in any Bevy app; the app draws only
+//! what changed (`src/repaint.rs`), so this is the bar its blinking must come under.
 
 use std::time::Duration;
 
