@@ -7,11 +7,11 @@
 # For each mode: start the app, let it settle, measure CPU over 10 s idle; then type 100 lines
 # and measure twice more: over the 8 s right after the last key, while the caret still blinks,
 # and over 10 s starting 15 s after it, when the app's caret rests (it stops blinking 10 s after
-# the last input). CPU is user+system time of the process as a percentage of one core; memory
-# is resident set size; wake-ups are voluntary context switches over the resting 10 s, of the
-# main thread (which runs every frame) and of all threads. Then the floor: a window with the
-# same Bevy features and update mode that shows only a cursor blinking for ever
-# (benches/idle/blink_floor.rs), what any Bevy app with a blinking cursor costs here. Last, in
+# the last input). CPU is the time its threads ran, as the scheduler counts it, as a percentage
+# of one core; memory is resident set size; wake-ups are voluntary context switches over the
+# resting 10 s, of the main thread (which runs every frame) and of all threads. Then the floor:
+# a window with the same Bevy features and update mode that shows only a cursor blinking for
+# ever, each blink a whole frame (benches/idle/blink_floor.rs). Last, in
 # the app's own mode, the resident size after 10,000 messages (5,000 typed lines; a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,17 +19,18 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
 cargo build --locked --quiet --bin agent-chat --example blink-floor
 app="$CARGO_TARGET_DIR/debug/agent-chat"
 floor="$CARGO_TARGET_DIR/debug/examples/blink-floor"
-ticks=$(getconf CLK_TCK)
-
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# CPU time of all the process's threads in nanoseconds, as the scheduler counts it.
+# (/proc/PID/stat counts in 10 ms ticks: over 8 s at 3% of a core that is some 24 ticks, and
+# one tick more or less moved the ratio to the floor by 0.05.)
+cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{n += $1} END {printf "%.0f", n}'; }
 # Voluntary context switches: of the main thread, and of every thread of the process.
 wakeups() { awk '/^voluntary_ctxt_switches/ {print $2}' "/proc/$1/task/$1/status"; }
 all_wakeups() { cat /proc/"$1"/task/*/status | awk '/^voluntary_ctxt_switches/ {n += $2} END {print n}'; }
 rss_mb() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
 idle_percent() { # pid seconds
   local before after
-  before=$(cpu_ticks "$1"); sleep "$2"; after=$(cpu_ticks "$1")
-  awk -v d=$((after - before)) -v t="$ticks" -v s="$2" 'BEGIN {printf "%.1f", 100 * d / t / s}'
+  before=$(cpu_ns "$1"); sleep "$2"; after=$(cpu_ns "$1")
+  awk -v d=$((after - before)) -v s="$2" 'BEGIN {printf "%.2f", 100 * d / 1e9 / s}'
 }
 
 # Starts an X server and `binary` on it, focuses its window and lets it settle. Sets `xvfb`,
