@@ -223,20 +223,25 @@ fn limit(
         image: AssetId::default(),
         clip: Some(damage),
         extracted_camera_entity: camera,
-        item: ExtractedUiItem::Node {
-            color: frame.clear,
-            rect: Rect::from_corners(Vec2::ZERO, cover.size()),
-            atlas_scaling: None,
-            flip_x: false,
-            flip_y: false,
-            border_radius: ResolvedBorderRadius::ZERO,
-            border: BorderRect::ZERO,
-            node_type: NodeType::Rect,
-        },
+        item: plain_box(cover.size(), frame.clear),
         main_entity: Entity::PLACEHOLDER.into(),
         render_entity: commands.spawn(TemporaryRenderEntity).id(),
         transform: Affine2::from_translation(cover.center()),
     });
+}
+
+/// A box of one colour: no image, border or rounding.
+fn plain_box(size: Vec2, color: LinearRgba) -> ExtractedUiItem {
+    ExtractedUiItem::Node {
+        color,
+        rect: Rect::from_corners(Vec2::ZERO, size),
+        atlas_scaling: None,
+        flip_x: false,
+        flip_y: false,
+        border_radius: ResolvedBorderRadius::ZERO,
+        border: BorderRect::ZERO,
+        node_type: NodeType::Rect,
+    }
 }
 
 /// What decides an extracted node's pixels, and the pixels it can touch: its quad (or its
@@ -268,6 +273,7 @@ fn drawn(node: &ExtractedUiNode, glyphs: &[bevy::ui_render::ExtractedGlyph]) -> 
             border,
             node_type,
         } => {
+            bits.push(0);
             bits.extend(color.to_f32_array().map(f32::to_bits));
             push_rect(&mut bits, *rect);
             let scaling = atlas_scaling.unwrap_or(Vec2::NAN);
@@ -295,6 +301,7 @@ fn drawn(node: &ExtractedUiNode, glyphs: &[bevy::ui_render::ExtractedGlyph]) -> 
             bounds = quad(Vec2::ZERO, rect.size());
         }
         ExtractedUiItem::Glyphs { range } => {
+            bits.push(1);
             for glyph in &glyphs[range.clone()] {
                 bits.extend(glyph.color.to_f32_array().map(f32::to_bits));
                 bits.extend(glyph.translation.to_array().map(f32::to_bits));
@@ -340,16 +347,7 @@ mod tests {
             image: AssetId::default(),
             clip: None,
             extracted_camera_entity: Entity::PLACEHOLDER,
-            item: ExtractedUiItem::Node {
-                color,
-                rect: Rect::from_corners(Vec2::ZERO, size),
-                atlas_scaling: None,
-                flip_x: false,
-                flip_y: false,
-                border_radius: ResolvedBorderRadius::ZERO,
-                border: BorderRect::ZERO,
-                node_type: NodeType::Rect,
-            },
+            item: plain_box(size, color),
             main_entity: Entity::from_raw_u32(entity).unwrap().into(),
             render_entity: Entity::PLACEHOLDER,
             transform: Affine2::from_translation(center),
