@@ -492,15 +492,11 @@ fn a_jump_moves_a_row_to_a_message_with_the_same_text_without_writing_its_text_a
     fix_pick(&mut app, &[0, 1, 2, 3, 4]);
     submit_all(&mut app, &numbered(2_000));
     finish_mounting(&mut app);
-    let text_of = |world: &World, row: Entity| {
-        let bubble = world.get::<Children>(row).unwrap()[0];
-        world.get::<Children>(bubble).unwrap()[0]
-    };
     let world = app.world_mut();
     let written: Vec<(Entity, Tick)> = row_entities(world)
         .into_iter()
         .map(|row| {
-            let text = text_of(world, row);
+            let text = text_of_row(world, row);
             (
                 text,
                 world.entity(text).get_ref::<Text>().unwrap().last_changed(),
@@ -516,7 +512,7 @@ fn a_jump_moves_a_row_to_a_message_with_the_same_text_without_writing_its_text_a
     let world = app.world_mut();
     let mut replies = 0;
     for row in row_entities(world) {
-        let text = text_of(world, row);
+        let text = text_of_row(world, row);
         let untouched = written.iter().any(|&(before, tick)| {
             before == text && world.entity(text).get_ref::<Text>().unwrap().last_changed() == tick
         });

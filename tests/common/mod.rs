@@ -336,6 +336,12 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
         .collect()
 }
 
+/// The entity holding a row's text: the first child of its bubble (the copy button may follow).
+pub fn text_of_row(world: &World, row: Entity) -> Entity {
+    let bubble = world.get::<Children>(row).unwrap()[0];
+    world.get::<Children>(bubble).unwrap()[0]
+}
+
 /// Checks that every mounted row shows the message at its place in the log: the row points at
 /// that message, its text reads as the message's label and body, and a screen reader hears the
 /// same text at the same place.
@@ -354,10 +360,8 @@ pub fn assert_rows_show_their_messages(app: &mut App, when: &str) {
         let role = *world.get::<Role>(message).unwrap();
         let body = world.get::<Message>(message).unwrap().body();
         let expected = RoleStyle::of(role).text(&view::shown_body(body));
-        let bubble = world.get::<Children>(row).unwrap()[0];
-        let text = world.get::<Children>(bubble).unwrap()[0];
         assert_eq!(
-            world.get::<Text>(text).unwrap().0,
+            world.get::<Text>(text_of_row(world, row)).unwrap().0,
             expected,
             "{when}: row {place} shows its message"
         );
