@@ -38,7 +38,7 @@ use bevy::{
     },
     ui::ResolvedBorderRadius,
     ui_render::{
-        ExtractedUiItem, ExtractedUiNode, ExtractedUiNodes, NodeType,
+        ExtractedGlyph, ExtractedUiItem, ExtractedUiNode, ExtractedUiNodes, NodeType,
         box_shadow::ExtractedBoxShadows, ui_texture_slice_pipeline::ExtractedUiTextureSlices,
     },
 };
@@ -246,7 +246,7 @@ fn plain_box(size: Vec2, color: LinearRgba) -> ExtractedUiItem {
 
 /// What decides an extracted node's pixels, and the pixels it can touch: its quad (or its
 /// glyphs' quads) through its transform, cut by its clip.
-fn drawn(node: &ExtractedUiNode, glyphs: &[bevy::ui_render::ExtractedGlyph]) -> Drawn {
+fn drawn(node: &ExtractedUiNode, glyphs: &[ExtractedGlyph]) -> Drawn {
     let transform = node.transform;
     let mut bits = vec![node.z_order.to_bits()];
     let clip = node.clip.unwrap_or(Rect {
