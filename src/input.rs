@@ -76,6 +76,7 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(AppSystems::ReadInput),
         )
+        .add_systems(Startup, caret::follow_the_blink_in_virtual_time)
         .add_systems(PostUpdate, ime::place_ime_window.after(UiSystems::Layout));
 }
 

@@ -20,8 +20,13 @@ const FRAME: Duration = Duration::from_millis(100);
 
 /// The app on the manual clock, with the window settings `main` starts with.
 fn app_on_a_manual_clock() -> App {
+    app_on_a_clock_of(FRAME)
+}
+
+/// The app on a manual clock that advances by `frame` every frame.
+fn app_on_a_clock_of(frame: Duration) -> App {
     let mut app = headless_app();
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(frame))
         .insert_resource(WinitSettings {
             focused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
             unfocused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
@@ -132,6 +137,21 @@ fn the_caret_blinks_for_ten_seconds_after_input_then_rests_solid() {
     assert_eq!(focused_wait(&app), BLINK_INTERVAL);
 
     idle_past_the_timeout(&mut app);
+}
+
+#[test]
+fn a_window_that_wakes_only_for_the_blink_turns_the_caret_on_or_off_at_every_wake() {
+    // Half a blink between frames, as for a window that nothing else wakes. Bevy's virtual
+    // clock, which the widget's timer reads, would count only 250 ms of each.
+    let mut app = app_on_a_clock_of(BLINK_INTERVAL);
+    type_text(&mut app, "안녕");
+
+    let samples = watch(&mut app, 8);
+    assert_eq!(
+        toggles(&samples),
+        samples.len() - 1,
+        "every wake turns the caret on or off, none is a frame with nothing new: {samples:?}"
+    );
 }
 
 #[test]

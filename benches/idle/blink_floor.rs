@@ -36,7 +36,10 @@ fn main() -> AppExit {
         .run()
 }
 
-fn spawn(mut commands: Commands) {
+fn spawn(mut commands: Commands, mut time: ResMut<Time<Virtual>>) {
+    // As the app does (`input::caret`): the virtual clock keeps up with half a second between
+    // frames, so every wake is a blink.
+    time.set_max_delta(Duration::from_secs(1));
     commands.spawn((Camera2d, Msaa::Off));
     commands.spawn((
         Cursor,

@@ -35,6 +35,18 @@ pub const BLINK_INTERVAL: Duration = Duration::from_millis(500);
 /// core instead of 0).
 pub const SLEEP: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// Lets Bevy's virtual clock, which the widget's blink timer runs on, keep up with a window that
+/// sleeps half a blink between frames.
+///
+/// The virtual clock advances by at most its `max_delta` a frame, 250 ms by default, so
+/// that a game paused in a debugger does not leap ahead. A window that wakes only for the
+/// blink sees 500 ms between frames; clamped to 250 ms, the widget's 500 ms timer finished on
+/// every other wake, so the caret turned on or off once a second, not twice, and every other
+/// frame drew nothing new. Two intervals: the wake may come a little late.
+pub(super) fn follow_the_blink_in_virtual_time(mut time: ResMut<Time<Virtual>>) {
+    time.set_max_delta(2 * BLINK_INTERVAL);
+}
+
 /// Whether the caret blinks or rests, and why.
 #[derive(Resource, Debug)]
 pub struct CaretBlink {
