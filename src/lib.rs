@@ -13,10 +13,12 @@
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
 //! | [`exit`]   | Escape quits                                                            |
 //!
-//! Beside it, [`repaint`] has the renderer draw only what changed since the last frame.
+//! Beside it, for the window: [`repaint`] has the renderer draw only what changed since the
+//! last frame, and [`wake`] runs one frame for each request for one.
 //!
-//! `main.rs` adds Bevy's `DefaultPlugins`, this plugin and [`repaint::plugin`]; tests add
-//! `MinimalPlugins` and the few resources the widget needs instead (see `tests/common/mod.rs`).
+//! `main.rs` adds Bevy's `DefaultPlugins`, this plugin, [`repaint::plugin`] and
+//! [`wake::plugin`]; tests add `MinimalPlugins` and the few resources the widget needs instead
+//! (see `tests/common/mod.rs`).
 
 use bevy::prelude::*;
 
@@ -28,6 +30,7 @@ pub mod repaint;
 pub mod scroll;
 pub mod theme;
 pub mod view;
+pub mod wake;
 
 /// The whole app, minus the window and renderer, which `main` brings with `DefaultPlugins`.
 pub struct AgentChatPlugin;

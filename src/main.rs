@@ -5,6 +5,7 @@ use agent_chat::{
     input::caret,
     repaint,
     theme::{Theme, ThemeChoice},
+    wake,
 };
 use bevy::{
     prelude::*,
@@ -22,7 +23,7 @@ fn main() -> AppExit {
         ..default()
     }))
     .insert_resource(update_mode())
-    .add_plugins((AgentChatPlugin, repaint::plugin));
+    .add_plugins((AgentChatPlugin, repaint::plugin, wake::plugin));
     if let Some(choice) = theme_choice() {
         app.insert_resource(choice);
     }
