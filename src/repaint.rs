@@ -134,9 +134,14 @@ fn limit_to_damage(
             .get(&camera)
             .filter(|before| comparable && before.drawn)
             .and_then(|before| damage(before, &frame));
+        // One line a frame, to count frames and see what each redrew:
+        // `RUST_LOG=agent_chat::repaint=debug cargo run`.
         if let Some(damage) = damage {
+            debug!("frame redraws {} px at {}", damage.size(), damage.min);
             extracted_camera.clear_color = ClearColorConfig::None;
             limit(&mut extracted, camera, &frame, damage, &mut commands);
+        } else {
+            debug!("frame draws the whole window");
         }
         frames.insert(camera, frame);
     }
