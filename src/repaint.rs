@@ -28,7 +28,7 @@
 use bevy::{
     asset::AssetId,
     math::Affine2,
-    platform::collections::HashMap,
+    platform::{collections::HashMap, time::Instant},
     prelude::*,
     render::{
         Render, RenderApp, RenderSystems,
@@ -104,6 +104,7 @@ fn limit_to_damage(
     let other_pipelines = !box_shadows.box_shadows.is_empty() || !slices.slices.is_empty();
     let mut frames = HashMap::<Entity, Frame>::default();
     for (camera, mut extracted_camera, msaa) in &mut cameras {
+        let started = Instant::now();
         let Some(size) = extracted_camera.physical_target_size else {
             continue;
         };
@@ -134,14 +135,19 @@ fn limit_to_damage(
             .get(&camera)
             .filter(|before| comparable && before.drawn)
             .and_then(|before| damage(before, &frame));
-        // One line a frame, to count frames and see what each redrew:
-        // `RUST_LOG=agent_chat::repaint=debug cargo run`.
+        // One line a frame, to count frames and see what each redrew and what the comparison
+        // cost: `RUST_LOG=agent_chat::repaint=debug cargo run`.
+        let compared = started.elapsed();
         if let Some(damage) = damage {
-            debug!("frame redraws {} px at {}", damage.size(), damage.min);
+            debug!(
+                "frame redraws {} px at {} (compared in {compared:?})",
+                damage.size(),
+                damage.min
+            );
             extracted_camera.clear_color = ClearColorConfig::None;
             limit(&mut extracted, camera, &frame, damage, &mut commands);
         } else {
-            debug!("frame draws the whole window");
+            debug!("frame draws the whole window (compared in {compared:?})");
         }
         frames.insert(camera, frame);
     }
