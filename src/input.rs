@@ -77,7 +77,13 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(AppSystems::ReadInput),
         )
         .add_systems(Startup, caret::follow_the_blink_in_virtual_time)
-        .add_systems(PostUpdate, ime::place_ime_window.after(UiSystems::Layout));
+        .add_systems(
+            PostUpdate,
+            (
+                ime::place_ime_window.after(UiSystems::Layout),
+                typing::ask_for_the_widgets_scroll.after(UiSystems::PostLayout),
+            ),
+        );
 }
 
 /// The user asked to copy the newest reply (Ctrl+Shift+C); the view answers it.

@@ -12,7 +12,7 @@ use bevy::{
     input::{ButtonState, keyboard::Key},
     prelude::*,
     text::TextLayoutInfo,
-    window::WindowResolution,
+    window::{RequestRedraw, WindowResolution},
 };
 use common::*;
 
@@ -381,5 +381,83 @@ fn dragging_the_thumb_scrolls_and_a_click_on_the_track_pages() {
         (offset(&mut app) - f64::from(page)).abs() < 1.0,
         "one page down: {} for a {page} px area",
         offset(&mut app)
+    );
+}
+
+/// How many frames the last frame asked for.
+#[derive(Resource, Default)]
+struct Asked(usize);
+
+fn count_requests(mut requests: MessageReader<RequestRedraw>, mut asked: ResMut<Asked>) {
+    asked.0 = requests.read().count();
+}
+
+/// How the widget places its line in the field: the justification and horizontal scroll of
+/// the node the line's text sits in.
+fn line_placement(app: &mut App) -> (JustifyContent, f32) {
+    let world = app.world_mut();
+    let (line, _) = world
+        .query::<(Entity, &Name)>()
+        .iter(world)
+        .find(|(_, name)| name.as_str() == "TextInputInner")
+        .expect("the widget's line");
+    let viewport = world.get::<ChildOf>(line).unwrap().parent();
+    (
+        world.get::<Node>(viewport).unwrap().justify_content,
+        world.get::<ScrollPosition>(viewport).unwrap().x,
+    )
+}
+
+/// Runs the frame for what was delivered, and then the next one; says whether the first asked
+/// for the second, and whether the widget moved the line in the second.
+fn frame_and_the_next(app: &mut App) -> (bool, bool) {
+    app.update();
+    let asked = app.world().resource::<Asked>().0 > 0;
+    let before = line_placement(app);
+    app.update();
+    (asked, line_placement(app) != before)
+}
+
+#[test]
+fn the_field_asks_for_the_next_frame_exactly_when_the_widget_scrolls_its_line_in_it() {
+    let mut app = laid_out_app();
+    app.init_resource::<Asked>()
+        .add_systems(Last, count_requests);
+    type_text(&mut app, "a");
+    app.update();
+
+    let cases: [(&str, &dyn Fn(&mut App)); 6] = [
+        ("typing a short line", &|app| key_in(app, "hello")),
+        ("moving left in it", &|app| {
+            tap(app, KeyCode::ArrowLeft, Key::ArrowLeft)
+        }),
+        ("back to its end", &|app| tap(app, KeyCode::End, Key::End)),
+        // Wider than the 800 px window's field: the end stays pinned to the right edge.
+        ("typing past the field's width", &|app| {
+            key_in(app, &"가나다라마".repeat(40))
+        }),
+        // The caret leaves the end, the widget scrolls to keep it in view.
+        ("moving left in the long line", &|app| {
+            tap(app, KeyCode::ArrowLeft, Key::ArrowLeft)
+        }),
+        // Scrolled, the end is pinned again.
+        ("back to the long line's end", &|app| {
+            tap(app, KeyCode::End, Key::End)
+        }),
+    ];
+    let mut scrolled = 0;
+    for (what, deliver) in cases {
+        deliver(&mut app);
+        let (asked, moved) = frame_and_the_next(&mut app);
+        assert_eq!(
+            asked, moved,
+            "{what}: the frame asks for the next one (asked: {asked}) exactly when the widget \
+             moves the line in it (moved: {moved})"
+        );
+        scrolled += usize::from(moved);
+    }
+    assert_eq!(
+        scrolled, 2,
+        "two cases move the line (away from its end and back), so the rule is tested both ways"
     );
 }
