@@ -488,13 +488,8 @@ fn a_chord_within_one_frame_acts_as_the_chord() {
 
 /// The widget's text spans with their text, background, underline and text colour.
 fn spans(app: &mut App) -> Vec<(String, Option<Color>, bool, Color)> {
-    let world = app.world_mut();
-    let inner = world
-        .query::<(Entity, &Name)>()
-        .iter(world)
-        .find(|(_, name)| name.as_str() == "TextInputInner")
-        .map(|(entity, _)| entity)
-        .unwrap();
+    let inner = widget_line(app);
+    let world = app.world();
     let colour =
         |world: &World, entity| world.get::<TextColor>(entity).map_or(Color::NONE, |c| c.0);
     let mut spans = vec![(
@@ -561,18 +556,11 @@ fn the_selection_is_drawn_behind_its_text_and_the_composition_underlined() {
 
 /// The middle of each glyph of the field's line, in window pixels, in order.
 fn glyph_middles(app: &mut App) -> Vec<Vec2> {
-    let world = app.world_mut();
-    let (layout, node, transform) = world
-        .query::<(
-            &Name,
-            &bevy::text::TextLayoutInfo,
-            &ComputedNode,
-            &bevy::ui::UiGlobalTransform,
-        )>()
-        .iter(world)
-        .find(|(name, ..)| name.as_str() == "TextInputInner")
-        .map(|(_, layout, node, transform)| (layout.clone(), *node, *transform))
-        .unwrap();
+    let line = widget_line(app);
+    let world = app.world();
+    let layout = world.get::<bevy::text::TextLayoutInfo>(line).unwrap();
+    let node = world.get::<ComputedNode>(line).unwrap();
+    let transform = world.get::<bevy::ui::UiGlobalTransform>(line).unwrap();
     let top_left = transform.transform_point2(-node.size() / 2.0);
     layout
         .glyphs

@@ -395,12 +395,8 @@ fn count_requests(mut requests: MessageReader<RequestRedraw>, mut asked: ResMut<
 /// How the widget places its line in the field: the justification and horizontal scroll of
 /// the node the line's text sits in.
 fn line_placement(app: &mut App) -> (JustifyContent, f32) {
-    let world = app.world_mut();
-    let (line, _) = world
-        .query::<(Entity, &Name)>()
-        .iter(world)
-        .find(|(_, name)| name.as_str() == "TextInputInner")
-        .expect("the widget's line");
+    let line = widget_line(app);
+    let world = app.world();
     let viewport = world.get::<ChildOf>(line).unwrap().parent();
     (
         world.get::<Node>(viewport).unwrap().justify_content,

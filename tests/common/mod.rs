@@ -123,6 +123,18 @@ pub fn input_entity(app: &mut App) -> Entity {
         .expect("exactly one chat input")
 }
 
+/// The widget's line: the text node it lays the field's text out in (the widget names it, but
+/// does not export its marker).
+pub fn widget_line(app: &mut App) -> Entity {
+    let world = app.world_mut();
+    world
+        .query::<(Entity, &Name)>()
+        .iter(world)
+        .find(|(_, name)| name.as_str() == "TextInputInner")
+        .map(|(entity, _)| entity)
+        .expect("the widget's line")
+}
+
 /// What the input field holds now.
 pub fn input_value(app: &mut App) -> String {
     let input = input_entity(app);
