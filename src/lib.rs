@@ -9,7 +9,8 @@
 //! | [`input`]  | the text widget, IME text into it, its Enter as a [`chat::Submission`]  |
 //! | [`view`]   | the layout, and a row for each message in or near the view              |
 //! | [`scroll`] | the virtual list: which rows to mount, where the view is, the scrollbar |
-//! | [`theme`]  | palette, font, and the table that maps a role to its look               |
+//! | [`theme`]  | palette, text sizes, and the table that maps a role to its look         |
+//! | [`fonts`]  | the bundled fonts, and which one draws each script and emoji            |
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
 //! | [`exit`]   | Escape quits                                                            |
 //!
@@ -25,6 +26,7 @@ use bevy::prelude::*;
 pub mod a11y;
 pub mod chat;
 pub mod exit;
+pub mod fonts;
 pub mod input;
 pub mod repaint;
 pub mod scroll;
@@ -50,6 +52,7 @@ impl Plugin for AgentChatPlugin {
         );
         app.add_plugins((
             a11y::plugin,
+            fonts::plugin,
             theme::plugin,
             chat::plugin,
             input::plugin,

@@ -1,29 +1,15 @@
-//! How things look: the palettes and which one is in use, the Hangul font, and the one table
-//! that turns a role into style.
+//! How things look: the palettes and which one is in use, the text sizes, and the one table
+//! that turns a role into style. Which font draws each character is `fonts`' concern.
 
 use bevy::{
-    asset::uuid_handle,
     prelude::*,
-    text::DEFAULT_FONT_DATA,
     window::{PrimaryWindow, WindowTheme, WindowThemeChanged},
 };
-use skrifa::{
-    FontRef, MetadataProvider,
-    charmap::Charmap,
-    instance::{LocationRef, Size},
-    metrics::GlyphMetrics,
-};
 
-use crate::chat::Role;
+use crate::{chat::Role, fonts::FONT};
 
 pub(super) fn plugin(app: &mut App) {
-    let bytes = usable_font(BUNDLED_FONT);
-    app.world_mut()
-        .resource_mut::<Assets<Font>>()
-        .insert(FONT.id(), Font::from_bytes(bytes.to_vec()))
-        .expect("a fixed handle is always a valid asset id");
-    app.insert_resource(TextMetrics::new(bytes))
-        .init_resource::<Theme>()
+    app.init_resource::<Theme>()
         // Both registered by Bevy's window and camera plugins too; headless apps have neither.
         .add_message::<WindowThemeChanged>()
         .init_resource::<ClearColor>()
@@ -31,102 +17,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(PostUpdate, (paint_window, paint));
 }
 
-/// The font file, compiled into the binary rather than loaded from `assets/`: a binary started
-/// outside `cargo run` looks for `assets/` next to itself and would come up without Hangul.
-const BUNDLED_FONT: &[u8] = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
-
-/// `bytes` as a [`Font`] if they are a readable font with Hangul glyphs; otherwise Bevy's
-/// built-in font, after a one-line warning that Korean text will not render.
-///
-/// The bundled file cannot go missing at run time (a missing file fails the build), so the
-/// fault left to handle is a damaged one: the app still starts, readable for Latin text.
-pub fn load_font(bytes: &'static [u8]) -> Font {
-    Font::from_bytes(usable_font(bytes).to_vec())
-}
-
-/// `bytes` if they are a readable font with Hangul glyphs; otherwise Bevy's built-in font,
-/// after a one-line warning (see [`load_font`]).
-fn usable_font(bytes: &'static [u8]) -> &'static [u8] {
-    match check_hangul_font(bytes) {
-        Ok(()) => bytes,
-        Err(problem) => {
-            warn!("{problem}; using Bevy's built-in font instead, so Korean text will not render");
-            DEFAULT_FONT_DATA
-        }
-    }
-}
-
-/// Whether `bytes` parse as a font that maps Hangul syllables and Latin letters.
-pub fn check_hangul_font(bytes: &[u8]) -> Result<(), String> {
-    let font = FontRef::new(bytes).map_err(|e| format!("the bundled font cannot be read ({e})"))?;
-    let charmap = font.charmap();
-    match ['가', '힣', 'A']
-        .into_iter()
-        .find(|&c| charmap.map(c).is_none())
-    {
-        None => Ok(()),
-        Some(c) => Err(format!("the bundled font has no glyph for {c:?}")),
-    }
-}
-
-/// The Hangul-capable font (a NanumGothic subset, see `assets/fonts/`) used for all text.
-pub const FONT: Handle<Font> = uuid_handle!("5f0c3b0e-5d7e-4c61-9a53-6f1f0c8a2b71");
-
 /// Text size of rows and input, in logical pixels.
 pub const FONT_SIZE: f32 = 20.0;
-
-/// How wide each character of the app's font is at [`FONT_SIZE`]: what an estimate of a text's
-/// wrapped height starts from, before layout has shaped it.
-///
-/// Glyph advances only, without kerning or shaping, so a measure is close, not exact; the list
-/// replaces the estimate with the laid-out height once a row is mounted (`scroll::Heights`).
-#[derive(Resource)]
-pub struct TextMetrics {
-    charmap: Charmap<'static>,
-    glyphs: GlyphMetrics<'static>,
-    /// The advances of ASCII and of the Hangul syllables, looked up once: nearly every
-    /// character of a Korean chat, measured for every message logged.
-    ascii: Box<[f32]>,
-    syllables: Box<[f32]>,
-}
-
-/// The Hangul syllables block, 가 to 힣.
-const SYLLABLES: std::ops::RangeInclusive<char> = '\u{AC00}'..='\u{D7A3}';
-
-impl TextMetrics {
-    /// The metrics of `font`, which [`check_hangul_font`] has accepted (or Bevy's own font).
-    fn new(font: &'static [u8]) -> Self {
-        let font = FontRef::new(font)
-            .or_else(|_| FontRef::new(DEFAULT_FONT_DATA))
-            .expect("Bevy's built-in font is readable");
-        let mut metrics = Self {
-            charmap: font.charmap(),
-            glyphs: font.glyph_metrics(Size::new(FONT_SIZE), LocationRef::default()),
-            ascii: Box::default(),
-            syllables: Box::default(),
-        };
-        metrics.ascii = ('\0'..='\u{7F}').map(|c| metrics.look_up(c)).collect();
-        metrics.syllables = SYLLABLES.map(|c| metrics.look_up(c)).collect();
-        metrics
-    }
-
-    /// How far `c` advances the pen, in logical pixels; a character the font lacks is drawn,
-    /// and measured, as the font's empty box.
-    pub fn advance(&self, c: char) -> f32 {
-        if c.is_ascii() {
-            self.ascii[c as usize]
-        } else if SYLLABLES.contains(&c) {
-            self.syllables[c as usize - *SYLLABLES.start() as usize]
-        } else {
-            self.look_up(c)
-        }
-    }
-
-    fn look_up(&self, c: char) -> f32 {
-        let glyph = self.charmap.map(c).unwrap_or_default();
-        self.glyphs.advance_width(glyph).unwrap_or(FONT_SIZE)
-    }
-}
 
 /// The font every text in the app uses.
 pub fn text_font() -> TextFont {

@@ -10,12 +10,14 @@ use crate::{
     AppSystems,
     a11y::accessible,
     chat::{Message, MessageLog, Role},
+    fonts::TextMetrics,
     input,
     scroll::{self, Item, Shape, VirtualList},
-    theme::{self, Paint, RoleStyle, TextMetrics, Theme},
+    theme::{self, Paint, RoleStyle, Theme},
 };
 
 pub mod copy;
+pub mod paragraph;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(copy::plugin)
@@ -287,7 +289,7 @@ pub const BUBBLE_SHARE: f32 = 0.75;
 pub const BUBBLE_PADDING: Vec2 = Vec2::new(12.0, 8.0);
 
 /// The height of a line of row text: Bevy's default, 1.2 times the font size.
-const LINE_HEIGHT: f32 = 1.2 * theme::FONT_SIZE;
+pub const LINE_HEIGHT: f32 = 1.2 * theme::FONT_SIZE;
 
 /// The text a row shows for a message: the role's label and the part of the body shown.
 fn row_text(role: Role, body: &str) -> String {
@@ -297,15 +299,22 @@ fn row_text(role: Role, body: &str) -> String {
 /// The [`Shape`] of the text a row shows for a message ([`row_text`]), measured without
 /// building that text.
 fn row_shape(metrics: &TextMetrics, role: Role, body: &str) -> Shape {
-    let label = RoleStyle::of(role).text("");
-    let (width, breaks) = label.chars().chain(shown_body(body).chars()).fold(
-        (0.0, 0),
-        |(width, breaks), c| match c {
-            '\n' => (width, breaks + 1),
-            c => (width + metrics.advance(c), breaks),
-        },
-    );
-    Shape { width, breaks }
+    let label = metrics.width(&RoleStyle::of(role).text(""));
+    let body = shown_body(body);
+    Shape {
+        width: label
+            + body
+                .split('\n')
+                .map(|line| metrics.width(line))
+                .sum::<f32>(),
+        breaks: body.matches('\n').count() as u32,
+    }
+}
+
+/// How tall the row of a message is estimated to be in a conversation `width` wide, before
+/// layout has measured it: what the list assumes for a row it has not mounted.
+pub fn estimated_height(metrics: &TextMetrics, role: Role, body: &str, width: f32) -> f32 {
+    estimate_row(row_shape(metrics, role, body), width)
 }
 
 /// How tall a row of `shape` is estimated to be in a conversation `width` wide, before layout
@@ -396,9 +405,10 @@ impl RowContent<'_> {
             Paint::background(style.background).with_border(style.border_color),
         );
         let text = (
-            Text::new(text),
-            // Long words and URLs break anywhere rather than overflow the bubble.
-            TextLayout::linebreak(LineBreak::WordOrCharacter),
+            Text::new(paragraph::layout_text(&text, self.body)),
+            // Long words and URLs break anywhere rather than overflow the bubble. Lines start
+            // where the paragraph does: at the right when it runs right to left.
+            TextLayout::new(Justify::Start, LineBreak::WordOrCharacter),
             theme::text_font(),
             Paint::text(|p| p.text),
         );

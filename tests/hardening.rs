@@ -5,13 +5,14 @@ mod common;
 
 use agent_chat::{
     chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
+    fonts,
     input::{
         LENGTH_LIMIT_NOTICE, MAX_INPUT_CHARS,
         editor::{LineEditor, Motion},
     },
     scroll::UNSIZED_VIEW,
-    theme::{self, Palette, ROW_BORDER, RowClass},
-    view::MAX_SHOWN_CHARS,
+    theme::{Palette, ROW_BORDER, RowClass},
+    view::{MAX_SHOWN_CHARS, paragraph},
 };
 use bevy::{input::keyboard::Key, prelude::*, text::DEFAULT_FONT_DATA};
 use bevy_simple_text_input::TextInputSubmitMessage;
@@ -150,7 +151,9 @@ proptest! {
                 Role::User => ("사용자", RowClass::UserMessage, JustifyContent::FlexStart, UiRect::left(ROW_BORDER)),
                 Role::Agent => ("에이전트", RowClass::AgentReply, JustifyContent::FlexEnd, UiRect::right(ROW_BORDER)),
             };
-            prop_assert_eq!(&row.text, &format!("{label}: {body}"));
+            // Marks for the layout aside (a body that starts right to left), the label and body.
+            let text = format!("{label}: {body}");
+            prop_assert_eq!(&row.text, &paragraph::layout_text(&text, body));
             prop_assert_eq!((row.class, row.justify, row.border), (class, justify, border));
         }
     }
@@ -351,8 +354,8 @@ fn keys_typed_after_enter_in_the_same_frame_start_the_next_line() {
 #[test]
 fn the_bundled_font_reads_and_covers_hangul() {
     let bundled = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
-    assert_eq!(theme::check_hangul_font(bundled), Ok(()));
-    assert_eq!(theme::load_font(bundled).data.data(), &bundled[..]);
+    assert_eq!(fonts::check_hangul_font(bundled), Ok(()));
+    assert_eq!(fonts::load_font(bundled).data.data(), &bundled[..]);
 }
 
 #[test]
@@ -364,11 +367,11 @@ fn a_damaged_font_falls_back_to_bevys_builtin_one() {
         (DEFAULT_FONT_DATA, "a font without Hangul"),
     ] {
         assert!(
-            theme::check_hangul_font(damaged).is_err(),
+            fonts::check_hangul_font(damaged).is_err(),
             "{why} is rejected"
         );
         assert_eq!(
-            theme::load_font(damaged).data.data(),
+            fonts::load_font(damaged).data.data(),
             DEFAULT_FONT_DATA,
             "{why}: the app falls back to Bevy's built-in font"
         );

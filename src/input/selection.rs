@@ -9,19 +9,19 @@
 //! underlines itself.
 //!
 //! A click places the caret, a drag selects, a double-click selects a word. Where a click
-//! lands comes from the laid-out glyphs: the caret goes before the first glyph whose middle is
-//! right of the pointer.
+//! lands comes from the text layout's own hit test, so it is the clicked cluster in
+//! right-to-left and mixed-direction text too.
 
 use std::time::Duration;
 
 use bevy::{
     prelude::*,
-    text::{TextBackgroundColor, TextLayoutInfo, Underline, UnderlineColor},
+    text::{ComputedTextBlock, TextBackgroundColor, TextBrush, Underline, UnderlineColor},
     ui::UiGlobalTransform,
     window::WindowEvent,
 };
 use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
-use unicode_segmentation::UnicodeSegmentation;
+use parley::{Cluster, Cursor, Layout};
 
 use super::{ChatInput, Field};
 use crate::theme::Theme;
@@ -204,7 +204,7 @@ pub(super) fn point_and_drag(
     mut pointer: Local<Pointer>,
     time: Res<Time<Real>>,
     mut fields: Query<(&mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
-    lines: Query<(&TextLayoutInfo, &ComputedNode, &UiGlobalTransform), With<LineText>>,
+    lines: Query<(&ComputedTextBlock, &ComputedNode, &UiGlobalTransform), With<LineText>>,
 ) {
     // Most frames bring no pointer or key events: nothing to look up then.
     if events.is_empty() {
@@ -222,13 +222,13 @@ pub(super) fn point_and_drag(
     // The line as it was laid out: before this frame's changes.
     let shown = field.line().shown().into_owned();
     let sections = Parts::of(&field, &shown).1.sections();
-    let byte_at = |x: f32| byte_at(&sections, layout, x * to_physical - text_left);
+    let hit = |x: f32| hit(&sections, layout.buffer(), x * to_physical - text_left);
     for event in events.read() {
         match event {
             WindowEvent::CursorMoved(moved) => {
                 pointer.at = Some(moved.position);
                 if pointer.dragging && !field.line().is_composing() {
-                    field.line_mut().place(byte_at(moved.position.x), true);
+                    field.line_mut().place(hit(moved.position.x).0, true);
                 }
             }
             WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
@@ -247,12 +247,12 @@ pub(super) fn point_and_drag(
                 let double = pointer.last_press.is_some_and(|(then, place)| {
                     now - then <= DOUBLE_CLICK_TIME && place.distance(at) <= DOUBLE_CLICK_DISTANCE
                 });
-                let byte = byte_at(at.x);
+                let (caret, cluster) = hit(at.x);
                 if double {
-                    field.line_mut().select_word_at(byte);
+                    field.line_mut().select_word_at(cluster);
                     pointer.last_press = None;
                 } else {
-                    field.line_mut().place(byte, false);
+                    field.line_mut().place(caret, false);
                     pointer.dragging = true;
                     pointer.last_press = Some((now, at));
                 }
@@ -262,59 +262,44 @@ pub(super) fn point_and_drag(
     }
 }
 
-/// The byte of the line laid out in `sections` before which a caret at `x` (physical pixels from
-/// the text's left edge) goes: after every glyph whose middle is left of `x`.
-///
-/// Glyphs say which section they belong to, not which characters: within a section, the n-th
-/// glyph is taken to draw its n-th grapheme cluster (or character, when the counts say so).
-fn byte_at(sections: &[(usize, &str); 5], layout: &TextLayoutInfo, x: f32) -> usize {
-    let mut drawn = [0usize; 5];
-    for glyph in &layout.glyphs {
-        if let Some(count) = drawn.get_mut(glyph.section_index) {
-            *count += 1;
-        }
-    }
-    let mut before = None;
-    let mut seen = [0usize; 5];
-    for glyph in &layout.glyphs {
-        let section = glyph.section_index;
-        if section == CARET || section >= sections.len() {
-            continue;
-        }
-        seen[section] += 1;
-        if glyph.position.x < x {
-            before = Some((section, seen[section]));
-        }
-    }
-    let Some((section, glyphs)) = before else {
-        return 0;
-    };
-    let (start, text) = sections[section];
-    start + end_of_unit(text, glyphs, drawn[section])
+/// Where a click at `x` (physical pixels from the text's left edge) lands in the line laid out
+/// in `sections`: the byte the caret goes to, and the start of the clicked cluster (what a
+/// double-click's word is looked up from). Both come from Parley's hit test on the line's own
+/// layout, which knows where each cluster was drawn, in either direction and however many
+/// glyphs it took.
+fn hit(sections: &[(usize, &str); 5], layout: &Layout<TextBrush>, x: f32) -> (usize, usize) {
+    let caret = Cursor::from_point(layout, x, 0.0).index();
+    let cluster = Cluster::from_point(layout, x, 0.0)
+        .map_or(caret, |(cluster, _)| cluster.text_range().start);
+    (
+        line_byte(sections, layout, caret),
+        line_byte(sections, layout, cluster),
+    )
 }
 
-/// The end of the `n`-th of the units `text` is drawn in, `of` glyphs in all.
-fn end_of_unit(text: &str, n: usize, of: usize) -> usize {
-    let clusters: Vec<usize> = text
-        .grapheme_indices(true)
-        .map(|(at, cluster)| at + cluster.len())
-        .collect();
-    let chars: Vec<usize> = text
-        .char_indices()
-        .map(|(at, c)| at + c.len_utf8())
-        .collect();
-    let units = if of == chars.len() && of != clusters.len() {
-        chars
-    } else {
-        clusters
-    };
-    if units.is_empty() {
-        return 0;
+/// The byte of the line that byte `laid_out` of the layout's text stands for. The laid-out text
+/// is the sections' texts in order, the caret's glyph among them; a place on that glyph is the
+/// caret's own.
+fn line_byte(sections: &[(usize, &str); 5], layout: &Layout<TextBrush>, laid_out: usize) -> usize {
+    let total = layout
+        .lines()
+        .last()
+        .map_or(0, |line| line.text_range().end);
+    let shown: usize = sections.iter().map(|(_, text)| text.len()).sum();
+    let mut start = 0;
+    for (section, &(line_start, text)) in sections.iter().enumerate() {
+        let len = match section {
+            CARET => total.saturating_sub(shown),
+            _ => text.len(),
+        };
+        if laid_out < start + len {
+            return match section {
+                CARET => line_start,
+                _ => line_start + laid_out - start,
+            };
+        }
+        start += len;
     }
-    let index = if of == units.len() {
-        n
-    } else {
-        (n * units.len()).div_ceil(of.max(1))
-    };
-    units[index.clamp(1, units.len()) - 1]
+    let (tail_start, tail) = sections[TAIL];
+    tail_start + tail.len()
 }

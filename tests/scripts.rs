@@ -1,0 +1,555 @@
+//! Every script is drawn: lines in each script the app bundles a font for are laid out by Bevy's
+//! real text layout (no GPU), and every cluster must come out as a real glyph of the font that
+//! docs/fonts.md says draws it, in the conversation and in the field.
+
+mod common;
+
+use agent_chat::{
+    chat::Role,
+    fonts::{EMOJI_FAMILY, FALLBACKS, FONT, FallbackFonts, TextMetrics},
+    input::Field,
+    view::{self, paragraph},
+};
+use bevy::{
+    input::ButtonState,
+    prelude::*,
+    text::{ComputedTextBlock, TextBrush},
+    window::WindowResolution,
+};
+use common::*;
+use parley::{Layout, PositionedLayoutItem};
+
+const HANGUL: &str = "AgentChat Hangul";
+const SYMBOLS: &[&str] = &[
+    HANGUL,
+    "Noto Sans",
+    "Noto Sans Symbols",
+    "Noto Sans Symbols2",
+    "Noto Sans Math",
+];
+
+/// A line in one script, and the fonts its clusters may be drawn with.
+struct Sample {
+    what: &'static str,
+    text: &'static str,
+    fonts: &'static [&'static str],
+}
+
+const SAMPLES: &[Sample] = &[
+    Sample {
+        what: "emoji: faces, a skin tone, a ZWJ family, a flag, a keycap, a heart, a sign",
+        text: "👋😀👍🏽👨‍👩‍👧🇰🇷1️⃣❤️⚠",
+        fonts: &[EMOJI_FAMILY],
+    },
+    Sample {
+        what: "Korean with emoji",
+        text: "안녕하세요 😀 반가워요",
+        fonts: &[HANGUL, EMOJI_FAMILY],
+    },
+    Sample {
+        what: "Hanja (KS X 1001)",
+        text: "漢字 韓國語 大韓民國",
+        fonts: &[HANGUL],
+    },
+    Sample {
+        what: "kana",
+        text: "ひらがな カタカナ",
+        fonts: &[HANGUL],
+    },
+    Sample {
+        what: "Latin with diacritics, composed and combining",
+        text: "Ångström façade Łódź ŵ ḗ ǖ e\u{301}",
+        fonts: &[HANGUL, "Noto Sans"],
+    },
+    Sample {
+        what: "Greek",
+        text: "Καλημέρα κόσμε",
+        fonts: &[HANGUL, "Noto Sans"],
+    },
+    Sample {
+        what: "Cyrillic",
+        text: "Привет, мир! Ђурђевдан",
+        fonts: &[HANGUL, "Noto Sans"],
+    },
+    Sample {
+        what: "Arabic",
+        text: "مرحبا بالعالم",
+        fonts: &["Noto Sans Arabic"],
+    },
+    Sample {
+        what: "Hebrew",
+        text: "שלום עולם",
+        fonts: &["Noto Sans Hebrew"],
+    },
+    Sample {
+        what: "Thai",
+        text: "สวัสดีครับ ยินดีต้อนรับ",
+        fonts: &["Noto Sans Thai"],
+    },
+    Sample {
+        what: "Devanagari",
+        text: "नमस्ते दुनिया",
+        fonts: &["Noto Sans Devanagari"],
+    },
+    Sample {
+        what: "Bengali",
+        text: "নমস্কার বিশ্ব",
+        fonts: &["Noto Sans Bengali"],
+    },
+    Sample {
+        what: "Tamil",
+        text: "வணக்கம் உலகம்",
+        fonts: &["Noto Sans Tamil"],
+    },
+    Sample {
+        what: "math",
+        text: "∑ ∫ √2 ≠ ∞ ∀x∈ℝ ⊂ ⊗ 𝔸",
+        fonts: SYMBOLS,
+    },
+    Sample {
+        what: "arrows, currency and symbols",
+        text: "→ ⇄ ↻ € ₩ ₹ ₿ ✓ ★ ♫",
+        fonts: SYMBOLS,
+    },
+];
+
+/// Which bundled font each font blob in a layout is: the Hangul font or a fallback's family.
+fn font_names(app: &App) -> Vec<(u64, &'static str)> {
+    let fonts = app.world().resource::<Assets<Font>>();
+    let handles = &app.world().resource::<FallbackFonts>().0;
+    let mut names = vec![(fonts.get(&FONT).unwrap().data.id(), HANGUL)];
+    for (handle, fallback) in handles.iter().zip(FALLBACKS) {
+        names.push((fonts.get(handle).unwrap().data.id(), fallback.family));
+    }
+    names
+}
+
+/// Each cluster of `text`'s layout that draws something: its text, the family of the font it
+/// was drawn with, and whether all its glyphs are real (not the font's `.notdef`).
+fn clusters(
+    layout: &Layout<TextBrush>,
+    text: &str,
+    names: &[(u64, &'static str)],
+) -> Vec<(String, &'static str, bool)> {
+    let mut found = Vec::new();
+    for line in layout.lines() {
+        for item in line.items() {
+            let PositionedLayoutItem::GlyphRun(run) = item else {
+                continue;
+            };
+            let font = run.run().font().data.id();
+            let family = names
+                .iter()
+                .find(|(id, _)| *id == font)
+                .map_or("an unbundled font", |(_, name)| name);
+            for cluster in run.run().clusters() {
+                let source = &text[cluster.text_range()];
+                if cluster.is_space_or_nbsp() || source.chars().all(is_invisible_mark) {
+                    continue;
+                }
+                let real = cluster.glyphs().all(|glyph| glyph.id != 0);
+                found.push((source.to_owned(), family, real));
+            }
+        }
+    }
+    found
+}
+
+/// The layout marks the row adds ([`paragraph::layout_text`]), which draw nothing.
+fn is_invisible_mark(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{200F}')
+}
+
+fn assert_drawn(sample: &Sample, found: &[(String, &str, bool)], where_: &str) {
+    let body: Vec<_> = found
+        .iter()
+        .filter(|(text, _, _)| sample.text.contains(text.as_str()))
+        .collect();
+    assert!(
+        !body.is_empty(),
+        "{} ({where_}): laid out no cluster of {:?}",
+        sample.what,
+        sample.text
+    );
+    for (text, family, real) in body {
+        assert!(
+            *real,
+            "{} ({where_}): {text:?} is drawn as {family}'s .notdef box",
+            sample.what
+        );
+        assert!(
+            sample.fonts.contains(family),
+            "{} ({where_}): {text:?} is drawn with {family}, expected one of {:?}",
+            sample.what,
+            sample.fonts
+        );
+    }
+}
+
+fn block(app: &App, entity: Entity) -> &ComputedTextBlock {
+    app.world().get::<ComputedTextBlock>(entity).unwrap()
+}
+
+/// Submits `body`, and returns the text entity of the row that shows it, and that row's text.
+fn submit_and_find_row(app: &mut App, body: &str) -> (Entity, Entity, String) {
+    submit(app, body);
+    let world = app.world_mut();
+    let rows = row_entities(world);
+    // The newest exchange is in view: the user's row, then the reply's.
+    let row = rows[rows.len() - 2];
+    let text = text_of_row(world, row);
+    let shown = world.get::<Text>(text).unwrap().0.clone();
+    assert_eq!(
+        shown,
+        paragraph::layout_text(&format!("사용자: {body}"), body),
+        "the row before the reply shows the line sent"
+    );
+    (row, text, shown)
+}
+
+#[test]
+fn every_script_is_drawn_with_its_font_in_a_row() {
+    let mut app = laid_out_app();
+    let names = font_names(&app);
+    for sample in SAMPLES {
+        let (_, text, shown) = submit_and_find_row(&mut app, sample.text);
+        let found = clusters(block(&app, text).buffer(), &shown, &names);
+        assert_drawn(sample, &found, "row");
+    }
+}
+
+#[test]
+fn every_script_is_drawn_with_its_font_in_the_field() {
+    let mut app = laid_out_app();
+    let names = font_names(&app);
+    for sample in SAMPLES {
+        type_text(&mut app, sample.text);
+        app.update();
+        assert_eq!(input_value(&mut app), sample.text, "{}: typed", sample.what);
+        let line = widget_line(&mut app);
+        let text = field_text(&mut app, line);
+        let found = clusters(block(&app, line).buffer(), &text, &names);
+        assert_drawn(sample, &found, "field");
+        press_enter(&mut app);
+    }
+}
+
+/// The whole text of the widget's line: its spans, in order, as the layout saw them.
+fn field_text(app: &mut App, line: Entity) -> String {
+    let world = app.world_mut();
+    let mut text = world.get::<Text>(line).unwrap().0.clone();
+    let spans: Vec<Entity> = world
+        .get::<Children>(line)
+        .map(|children| children.to_vec())
+        .unwrap_or_default();
+    for span in spans {
+        if let Some(span) = world.get::<TextSpan>(span) {
+            text.push_str(&span.0);
+        }
+    }
+    text
+}
+
+#[test]
+fn a_character_no_font_has_is_a_visible_box_not_blank_space() {
+    let mut app = laid_out_app();
+    let names = font_names(&app);
+    // Ethiopic and Old Italic: no bundled font has them.
+    let unbundled = "ሰላም 𐌀𐌁";
+    let (_, row, text) = submit_and_find_row(&mut app, unbundled);
+    let found = clusters(block(&app, row).buffer(), &text, &names);
+    let missing: Vec<_> = found
+        .iter()
+        .filter(|(text, _, _)| unbundled.contains(text.as_str()))
+        .collect();
+    assert_eq!(missing.len(), 5, "one cluster per character: {found:?}");
+    for (text, family, real) in missing {
+        assert!(!real, "{text:?} has no glyph in any bundled font");
+        assert_eq!(*family, HANGUL, "{text:?} falls to the Hangul font's box");
+    }
+    let fonts = app.world().resource::<Assets<Font>>();
+    let notdef = skrifa_box_area(fonts.get(&FONT).unwrap().data.data());
+    assert!(notdef > 0.0, "the Hangul font's .notdef draws an outline");
+}
+
+/// The area of the bounding box of a font's glyph 0 (`.notdef`), in font units.
+fn skrifa_box_area(font: &[u8]) -> f32 {
+    use skrifa::{FontRef, MetadataProvider, instance::Size};
+    let font = FontRef::new(font).unwrap();
+    let metrics = font.glyph_metrics(Size::unscaled(), skrifa::instance::LocationRef::default());
+    metrics
+        .bounds(skrifa::GlyphId::NOTDEF)
+        .map_or(0.0, |b| (b.x_max - b.x_min) * (b.y_max - b.y_min))
+}
+
+#[test]
+fn a_row_whose_body_starts_right_to_left_reads_from_the_right() {
+    let mut app = laid_out_app();
+    let (_, arabic, _) = submit_and_find_row(&mut app, "مرحبا بالعالم");
+    let (_, mixed, _) = submit_and_find_row(&mut app, "hello مرحبا");
+
+    // Arabic first: the label sits at the right edge, the body to its left.
+    let (label_x, body_x) = label_and_body_x(&app, arabic);
+    assert!(
+        label_x > body_x,
+        "the label ({label_x}) is right of the Arabic body ({body_x})"
+    );
+    // Latin first: the row reads from the left, the Arabic word still right to left within it.
+    let (label_x, body_x) = label_and_body_x(&app, mixed);
+    assert!(label_x < body_x, "the label ({label_x}) starts the line");
+    let layout = block(&app, mixed).buffer();
+    let text = &app.world().get::<Text>(mixed).unwrap().0;
+    let arabic_at = text.find('م').unwrap();
+    let rtl = layout
+        .lines()
+        .flat_map(|line| line.runs())
+        .any(|run| run.text_range().contains(&arabic_at) && run.is_rtl());
+    assert!(rtl, "the Arabic word is a right-to-left run");
+}
+
+/// The x of the first glyph run of the row's label and of its body.
+fn label_and_body_x(app: &App, text: Entity) -> (f32, f32) {
+    let shown = &app.world().get::<Text>(text).unwrap().0;
+    let body_at = shown.find(": ").unwrap() + 2;
+    let (mut label, mut body) = (None, None);
+    for line in block(app, text).buffer().lines() {
+        for item in line.items() {
+            if let PositionedLayoutItem::GlyphRun(run) = item {
+                let range = run.run().text_range();
+                if range.start < body_at - 2 && label.is_none() {
+                    label = Some(run.offset());
+                }
+                if range.end > body_at && range.start >= body_at - 2 && body.is_none() {
+                    body = Some(run.offset());
+                }
+            }
+        }
+    }
+    (label.unwrap(), body.unwrap())
+}
+
+#[test]
+fn thai_wraps_between_words() {
+    let mut app = laid_out_app_at(WindowResolution::new(400, 600));
+    let thai = "สวัสดีครับ ยินดีต้อนรับสู่ประเทศไทย ขอให้มีความสุขมากๆ นะครับ";
+    let (_, row, text) = submit_and_find_row(&mut app, thai);
+    let layout = block(&app, row).buffer();
+    let lines: Vec<_> = layout.lines().map(|line| line.text_range()).collect();
+    assert!(lines.len() > 1, "the Thai line wraps in a narrow window");
+    let words = paragraph::layout_text(&text, thai);
+    for range in &lines[..lines.len() - 1] {
+        let end = range.end;
+        let before = &text[..end];
+        assert!(
+            before.ends_with(['\u{200B}', ' ']) || !text[end..].starts_with(is_thai),
+            "line ends between Thai words, not inside one: {:?} | {:?} (words: {words:?})",
+            &text[range.clone()],
+            &text[end..]
+        );
+    }
+}
+
+fn is_thai(c: char) -> bool {
+    ('\u{0E00}'..='\u{0E7F}').contains(&c)
+}
+
+#[test]
+fn height_estimates_are_within_a_line_of_the_laid_out_height_in_every_script() {
+    let mut app = laid_out_app();
+    for sample in SAMPLES {
+        let body = [sample.text; 12].join(" ");
+        let (row, _, _) = submit_and_find_row(&mut app, &body);
+        let width = list(&mut app).heights().width();
+        let measured = app.world().get::<ComputedNode>(row).unwrap().size.y;
+        let metrics = app.world().resource::<TextMetrics>();
+        let estimated = view::estimated_height(metrics, Role::User, &body, width);
+        assert!(
+            measured > 3.0 * view::LINE_HEIGHT,
+            "{}: the test's line wraps ({measured})",
+            sample.what
+        );
+        assert!(
+            (estimated - measured).abs() <= view::LINE_HEIGHT + 0.5,
+            "{}: estimated {estimated} px, laid out {measured} px",
+            sample.what
+        );
+    }
+}
+
+/// The caret's place and the selected text in the field now.
+fn caret_and_selection(app: &mut App) -> (usize, Option<String>) {
+    let input = input_entity(app);
+    let line = app.world().get::<Field>(input).unwrap().line();
+    (line.caret(), line.selected_text().map(str::to_owned))
+}
+
+/// Each cluster of the field's line as drawn now, in the order of the line's text: its byte range
+/// in the line, whether it runs right to left, and its left and right edges in window (logical)
+/// pixels. The caret's own glyph is left out.
+fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)> {
+    let line = widget_line(app);
+    let world = app.world();
+    let spans: Vec<String> = world
+        .get::<Children>(line)
+        .unwrap()
+        .iter()
+        .filter_map(|span| world.get::<TextSpan>(span).map(|span| span.0.clone()))
+        .collect();
+    // The root (empty or the text before the marked part), then the widget's spans: before the
+    // caret, the caret, after it, and the tail.
+    let root = world.get::<Text>(line).unwrap().0.len();
+    let caret_at = root + spans[0].len();
+    let caret_len = spans[1].len();
+    let node = world.get::<ComputedNode>(line).unwrap();
+    let transform = world.get::<bevy::ui::UiGlobalTransform>(line).unwrap();
+    let left = transform.transform_point2(-node.size() / 2.0).x;
+    let scale = node.inverse_scale_factor();
+    let mut found = Vec::new();
+    for layout_line in block(app, line).buffer().lines() {
+        for item in layout_line.items() {
+            let PositionedLayoutItem::GlyphRun(run) = item else {
+                continue;
+            };
+            let mut x = run.offset();
+            for cluster in run.run().visual_clusters() {
+                let range = cluster.text_range();
+                let (from, to) = (x, x + cluster.advance());
+                x = to;
+                if range.start >= caret_at && range.start < caret_at + caret_len {
+                    continue;
+                }
+                let shift = if range.start >= caret_at {
+                    caret_len
+                } else {
+                    0
+                };
+                let range = range.start - shift..range.end - shift;
+                found.push((
+                    range,
+                    cluster.is_rtl(),
+                    (left + from) * scale,
+                    (left + to) * scale,
+                ));
+            }
+        }
+    }
+    found.sort_by_key(|(range, ..)| range.start);
+    found
+}
+
+#[test]
+fn a_click_lands_on_the_clicked_cluster_in_right_to_left_and_mixed_text() {
+    let mut app = laid_out_app();
+    for line in ["مرحبا بالعالم", "abc שלום def", "한국 عربي 😀 漢字"] {
+        type_text(&mut app, line);
+        app.update();
+        let y = vertical_middle_of_field(&mut app);
+        let count = field_clusters(&mut app).len();
+        // Every cluster, each next click half a line from the last: two clicks close in time
+        // and place would be a double-click.
+        let far_apart = (0..count).map(|i| if i % 2 == 0 { i / 2 } else { count / 2 + i / 2 });
+        for (share, leading) in [(0.25, true), (0.75, false)] {
+            for k in far_apart.clone() {
+                // The layout moves with the caret's glyph: read it again before each click.
+                let (range, rtl, from, to) = field_clusters(&mut app)[k].clone();
+                click(&mut app, Vec2::new(from + share * (to - from), y));
+                // The left part of a cluster is its start when it runs left to right, its end
+                // when it runs right to left.
+                let expected = if leading != rtl {
+                    range.start
+                } else {
+                    range.end
+                };
+                assert_eq!(
+                    caret_and_selection(&mut app),
+                    (expected, None),
+                    "{line:?}: a click {:.0}% into {:?} ({}) puts the caret at byte {expected}",
+                    share * 100.0,
+                    &line[range.clone()],
+                    if rtl {
+                        "right to left"
+                    } else {
+                        "left to right"
+                    }
+                );
+            }
+        }
+        press_enter(&mut app);
+    }
+}
+
+#[test]
+fn a_drag_across_an_arabic_word_selects_it_and_backspace_deletes_it() {
+    let mut app = laid_out_app();
+    let line = "abc مرحبا def";
+    type_text(&mut app, line);
+    app.update();
+    let y = vertical_middle_of_field(&mut app);
+    let clusters = field_clusters(&mut app);
+    let word: Vec<_> = clusters
+        .iter()
+        .filter(|(range, rtl, ..)| *rtl && !line[range.clone()].trim().is_empty())
+        .collect();
+    let right = word.iter().map(|c| c.3).fold(f32::MIN, f32::max);
+    let left = word.iter().map(|c| c.2).fold(f32::MAX, f32::min);
+    // From just inside the word's right edge (its start) to just inside its left edge (its end).
+    mouse(
+        &mut app,
+        Vec2::new(right - 1.0, y),
+        Some(ButtonState::Pressed),
+    );
+    mouse(&mut app, Vec2::new(left + 1.0, y), None);
+    mouse(
+        &mut app,
+        Vec2::new(left + 1.0, y),
+        Some(ButtonState::Released),
+    );
+    assert_eq!(
+        caret_and_selection(&mut app).1.as_deref(),
+        Some("مرحبا"),
+        "dragged from its right edge to its left edge, the Arabic word is selected"
+    );
+    tap(
+        &mut app,
+        KeyCode::Backspace,
+        bevy::input::keyboard::Key::Backspace,
+    );
+    app.update();
+    assert_eq!(
+        input_value(&mut app),
+        "abc  def",
+        "Backspace deletes the selection"
+    );
+    // Backspace after an Arabic letter takes that letter, the one before the caret in the text.
+    type_text(&mut app, "سلام");
+    tap(
+        &mut app,
+        KeyCode::Backspace,
+        bevy::input::keyboard::Key::Backspace,
+    );
+    app.update();
+    assert_eq!(input_value(&mut app), "abc سلا def");
+}
+
+/// A press and a release of the left button at `at`, a frame each, with no move in between (as
+/// a person clicks: the field may scroll its line under the pointer after the press).
+fn click(app: &mut App, at: Vec2) {
+    mouse(app, at, Some(ButtonState::Pressed));
+    let window = the::<bevy::window::PrimaryWindow>(app);
+    let release = bevy::input::mouse::MouseButtonInput {
+        button: MouseButton::Left,
+        state: ButtonState::Released,
+        window,
+    };
+    deliver(app, release);
+    app.update();
+}
+
+/// The middle of the field's line, in window (logical) pixels.
+fn vertical_middle_of_field(app: &mut App) -> f32 {
+    let line = widget_line(app);
+    let world = app.world();
+    let node = world.get::<ComputedNode>(line).unwrap();
+    let transform = world.get::<bevy::ui::UiGlobalTransform>(line).unwrap();
+    transform.transform_point2(Vec2::ZERO).y * node.inverse_scale_factor()
+}
