@@ -263,6 +263,50 @@ fn korean_typed_through_ibus_hangul_arrives_as_a_user_row_byte_for_byte() {
 }
 
 #[test]
+#[ignore = "opens a real window and types through ibus-hangul: needs the window tools, ibus, ibus-hangul, dbus, xprop"]
+fn a_syllable_converted_to_hanja_through_ibus_hangul_is_sent_and_drawn() {
+    let mut x = Session::start_with(
+        "ibus_hangul_hanja",
+        Setup {
+            ime: true,
+            ..Setup::default()
+        },
+    );
+    x.key("Hangul");
+    // 한, then 국: each composed, converted with the Hanja key, its first candidate taken.
+    for syllable in [["g", "k", "s"], ["r", "n", "r"]] {
+        for key in syllable {
+            x.key(key);
+        }
+        x.key("Hangul_Hanja");
+        x.screenshot("candidates");
+        x.key("1");
+        x.key("Return");
+    }
+    let shot = x.wait_for("submitted", |shot| shot.bubbles().len() == 4);
+
+    let sent = x.submissions();
+    let hanja =
+        |c: char| ('\u{4E00}'..='\u{9FFF}').contains(&c) || ('\u{F900}'..='\u{FAFF}').contains(&c);
+    assert!(
+        sent.len() == 2
+            && sent.iter().all(|line| {
+                let line = line.trim_matches('"');
+                line.chars().count() == 1 && line.chars().all(hanja)
+            }),
+        "{}: each syllable arrived as one Hanja: {sent:?}",
+        shot.name()
+    );
+    let bubbles = shot.bubbles();
+    let (first, second) = (&bubbles[0], &bubbles[2]);
+    assert!(
+        first.text_pixels > 200 && shot.crop(first) != shot.crop(second),
+        "{}: the two Hanja are drawn, each its own glyph (not the same box)",
+        shot.name()
+    );
+}
+
+#[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
 fn korean_text_is_drawn_with_real_glyphs() {
     let mut x = Session::start("korean_glyphs");
@@ -285,6 +329,102 @@ fn korean_text_is_drawn_with_real_glyphs() {
         "{}: different Hangul words must not render identically (replacement boxes?)",
         shot.name()
     );
+}
+
+/// A line in each script the app bundles a font for, as people paste them.
+const SCRIPT_LINES: [&str; 6] = [
+    "이모지 👋😀👍🏽👨\u{200d}👩\u{200d}👧🇰🇷1\u{fe0f}\u{20e3} 끝",
+    "漢字 韓國語 ひらがな カタカナ Καλημέρα Привет Łódź",
+    "مرحبا بالعالم",
+    "שלום עולם",
+    "สวัสดีครับ नमस्ते নমস্কার வணக்கம்",
+    "∑ ∫ √2 ≠ ∞ → € ₩ ✓ ★",
+];
+
+#[test]
+#[ignore = "opens a real window and uses the clipboard: needs the window tools and xclip"]
+fn every_script_is_drawn_emoji_in_colour_and_arabic_from_the_right() {
+    let mut x = Session::start("every_script");
+    let started = fs::read(x.shots.join("app.log")).unwrap().len();
+    for (i, line) in SCRIPT_LINES.iter().enumerate() {
+        x.offer_clipboard(line);
+        x.key("ctrl+v");
+        x.key("Return");
+        x.wait_for(&format!("line-{i}"), |shot| {
+            shot.bubbles().len() == 2 * (i + 1)
+        });
+    }
+    let shot = x.screenshot("conversation");
+    assert_eq!(
+        x.submissions(),
+        SCRIPT_LINES.map(|line| format!("{line:?}")),
+        "{}: every line arrived whole",
+        shot.name()
+    );
+    let bubbles = shot.bubbles();
+    let users: Vec<&Bubble> = bubbles.iter().filter(|b| b.side == Side::User).collect();
+    assert_eq!(users.len(), SCRIPT_LINES.len(), "{}", shot.name());
+    for (line, bubble) in SCRIPT_LINES.iter().zip(&users) {
+        let gap = shot.widest_blank(bubble);
+        assert!(
+            gap < 16,
+            "{}: {line:?} has {gap} px without ink between its first and last glyph (a glyph drawn as blank space?)",
+            shot.name()
+        );
+    }
+    let colourful: Vec<usize> = users.iter().map(|b| shot.colourful_pixels(b)).collect();
+    assert!(
+        colourful[0] > 400 && colourful[1..].iter().all(|&n| n < 40),
+        "{}: the emoji row, and only it, has colour pixels: {colourful:?}",
+        shot.name()
+    );
+
+    // The Arabic row reads from the right: its label is at the right end of its text, where
+    // a left-to-right row has it at the left.
+    let label = label_width("사용자");
+    let (latin, arabic) = (users[1], users[2]);
+    let at_the_right = shot.ink_match(latin, true, arabic, false, label);
+    let at_the_left = shot.ink_match(latin, true, arabic, true, label);
+    println!(
+        "the label's ink matches the Arabic row's right end {at_the_right:.2}, its left {at_the_left:.2}"
+    );
+    assert!(
+        at_the_right > 0.6 && at_the_left < 0.4,
+        "{}: the Arabic row's label is at its right end (match {at_the_right:.2}), not its left ({at_the_left:.2})",
+        shot.name()
+    );
+
+    // The field shows a pasted mixed line as it will be sent.
+    x.offer_clipboard("한국어 😀 عربي 漢字");
+    x.key("ctrl+v");
+    let field = x.wait_for("pasted-mixed", |shot| shot.input_colourful_pixels() > 100);
+    let gap = field.input_widest_blank();
+    assert!(
+        gap < 16,
+        "{}: {gap} px without ink in the field's line",
+        field.name()
+    );
+
+    let log = fs::read(x.shots.join("app.log")).unwrap();
+    let since_start = without_colour(&String::from_utf8_lossy(&log[started..]));
+    assert!(
+        !since_start.contains("ICU4X") && !since_start.contains("WARN"),
+        "the log stays quiet for every script, Thai included: {since_start}"
+    );
+}
+
+/// How wide `text` is drawn in the app's font at its text size, in pixels.
+fn label_width(text: &str) -> usize {
+    use skrifa::{FontRef, MetadataProvider, instance::LocationRef, instance::Size};
+    let font = FontRef::new(include_bytes!("../assets/fonts/AgentChatHangul.ttf")).unwrap();
+    let size = Size::new(agent_chat::theme::FONT_SIZE);
+    let metrics = font.glyph_metrics(size, LocationRef::default());
+    let charmap = font.charmap();
+    let width: f32 = text
+        .chars()
+        .map(|c| metrics.advance_width(charmap.map(c).unwrap()).unwrap())
+        .sum();
+    width.round() as usize
 }
 
 #[test]
@@ -1385,6 +1525,27 @@ fn rgb(color: Color) -> [u8; 3] {
     [c.red, c.green, c.blue].map(|v| (v * 255.0).round() as u8)
 }
 
+/// The widest run of `false` between the first and the last `true`.
+fn widest_blank(inked: impl Iterator<Item = bool>) -> usize {
+    let inked: Vec<bool> = inked.collect();
+    let (Some(first), Some(last)) = (
+        inked.iter().position(|&i| i),
+        inked.iter().rposition(|&i| i),
+    ) else {
+        return 0;
+    };
+    inked[first..=last]
+        .split(|&i| i)
+        .map(<[bool]>::len)
+        .max()
+        .unwrap_or(0)
+}
+
+/// A strongly coloured pixel: far from any grey.
+fn is_colourful(p: [u8; 3]) -> bool {
+    p.iter().max().unwrap() - p.iter().min().unwrap() > 90
+}
+
 fn close(a: [u8; 3], b: [u8; 3]) -> bool {
     a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 3)
 }
@@ -1608,6 +1769,82 @@ impl Shot {
         }
         found.sort_by_key(|b| b.top);
         found
+    }
+
+    /// The widest run of pixel columns without ink between a bubble's first and last inked
+    /// column: a glyph drawn as blank space leaves one as wide as the glyph.
+    fn widest_blank(&self, bubble: &Bubble) -> usize {
+        // Drawn: anything but the bubble's fill and border (grey text, colour emoji).
+        widest_blank(
+            (bubble.left..=bubble.right)
+                .map(|x| (bubble.top..=bubble.bottom).any(|y| self.classify(x, y).is_none())),
+        )
+    }
+
+    /// The same in the input field's line.
+    fn input_widest_blank(&self) -> usize {
+        let top = self.input_bar().unwrap_or(self.height);
+        let background = rgb(self.palette.input_background);
+        // Inside the field's border; the caret's column counts as drawn, which does no harm.
+        widest_blank(
+            (20..self.width - 20)
+                .map(|x| (top + 4..self.height - 4).any(|y| !close(self.px(x, y), background))),
+        )
+    }
+
+    /// Pixels of a bubble in a strong colour that is neither its fill nor its border: what
+    /// colour emoji draw, and grey text never does.
+    fn colourful_pixels(&self, bubble: &Bubble) -> usize {
+        (bubble.top..=bubble.bottom)
+            .flat_map(|y| (bubble.left..=bubble.right).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.classify(x, y).is_none() && is_colourful(self.px(x, y)))
+            .count()
+    }
+
+    /// The same in the input field, inside its border.
+    fn input_colourful_pixels(&self) -> usize {
+        let top = self.input_bar().unwrap_or(self.height);
+        (top + 4..self.height - 4)
+            .flat_map(|y| (20..self.width - 20).map(move |x| (x, y)))
+            .filter(|&(x, y)| is_colourful(self.px(x, y)))
+            .count()
+    }
+
+    /// How well the ink of `width` columns at one end of bubble `a` matches that at one end of
+    /// bubble `b` (`true`: the left end, from the first inked column; `false`: the right end,
+    /// up to the last), as the overlap of the two ink masks over their union, at the best
+    /// shift of a few pixels (glyphs sit at sub-pixel positions, and a line's baseline moves a
+    /// little with the fonts in it).
+    fn ink_match(&self, a: &Bubble, a_left: bool, b: &Bubble, b_left: bool, width: usize) -> f32 {
+        let start = |bubble: &Bubble, left: bool| {
+            let inked: Vec<usize> = (bubble.left..=bubble.right)
+                .filter(|&x| (bubble.top..=bubble.bottom).any(|y| self.is_ink(x, y)))
+                .collect();
+            if left {
+                inked[0]
+            } else {
+                inked[inked.len() - 1] + 1 - width
+            }
+        };
+        let (ax, bx) = (start(a, a_left), start(b, b_left));
+        let height = (a.bottom - a.top).min(b.bottom - b.top) - 4;
+        let shifts = (-3..=3).flat_map(|dx: isize| (-2..=2).map(move |dy: isize| (dx, dy)));
+        shifts
+            .map(|(shift_x, shift_y)| {
+                let (mut both, mut either) = (0, 0);
+                for dy in 2..height {
+                    for dx in 0..width {
+                        let pa = self.is_ink(ax + dx, a.top + dy);
+                        let x = (bx + dx).saturating_add_signed(shift_x);
+                        let y = (b.top + dy).saturating_add_signed(shift_y);
+                        let pb = self.is_ink(x, y);
+                        both += usize::from(pa && pb);
+                        either += usize::from(pa || pb);
+                    }
+                }
+                both as f32 / either.max(1) as f32
+            })
+            .fold(0.0, f32::max)
     }
 
     /// The pixels of a bubble's box.
