@@ -553,3 +553,63 @@ fn vertical_middle_of_field(app: &mut App) -> f32 {
     let transform = world.get::<bevy::ui::UiGlobalTransform>(line).unwrap();
     transform.transform_point2(Vec2::ZERO).y * node.inverse_scale_factor()
 }
+
+#[test]
+fn in_a_right_to_left_line_the_arrows_move_the_caret_the_way_they_point() {
+    let mut app = laid_out_app();
+    let line = "مرحبا بالعالم";
+    type_text(&mut app, line);
+    app.update();
+    let x_of_caret = |app: &mut App| {
+        let (caret, _) = caret_and_selection(app);
+        let clusters = field_clusters(app);
+        // The caret's place on screen: the left edge of the cluster before it (right to left).
+        clusters
+            .iter()
+            .find(|(range, ..)| range.end == caret)
+            .map_or(f32::MAX, |cluster| cluster.2)
+    };
+    // At the end, which is the line's left edge.
+    let mut last = x_of_caret(&mut app);
+    for _ in 0..3 {
+        tap(
+            &mut app,
+            KeyCode::ArrowRight,
+            bevy::input::keyboard::Key::ArrowRight,
+        );
+        app.update();
+        let now = x_of_caret(&mut app);
+        assert!(now > last, "Right moves the caret right: {last} -> {now}");
+        last = now;
+    }
+    tap(
+        &mut app,
+        KeyCode::ArrowLeft,
+        bevy::input::keyboard::Key::ArrowLeft,
+    );
+    app.update();
+    assert!(x_of_caret(&mut app) < last, "Left moves it left again");
+    // Home: the line's start, at its right edge; a word to the left from there.
+    tap(&mut app, KeyCode::Home, bevy::input::keyboard::Key::Home);
+    app.update();
+    assert_eq!(caret_and_selection(&mut app).0, 0);
+    press(&mut app, &[KeyCode::ControlLeft, KeyCode::ArrowLeft]);
+    assert_eq!(
+        caret_and_selection(&mut app).0,
+        "مرحبا".len(),
+        "Ctrl+Left from the start goes past the first word, to its left"
+    );
+    // Shift+Left selects what the caret passes over.
+    press(&mut app, &[KeyCode::ShiftLeft, KeyCode::ArrowLeft]);
+    assert_eq!(caret_and_selection(&mut app).1.as_deref(), Some(" "));
+    // A line that starts left to right keeps Left going back through the text.
+    press_enter(&mut app);
+    type_text(&mut app, "abc مرحبا");
+    tap(
+        &mut app,
+        KeyCode::ArrowLeft,
+        bevy::input::keyboard::Key::ArrowLeft,
+    );
+    app.update();
+    assert_eq!(caret_and_selection(&mut app).0, "abc مرحب".len());
+}

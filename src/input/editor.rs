@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 
+use icu_properties::{CodePointMapData, props::BidiClass};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
 /// Where a caret move goes.
@@ -25,6 +26,37 @@ pub enum Motion {
     Home,
     /// To the end of the line.
     End,
+}
+
+impl Motion {
+    /// The same key's move in a line that runs right to left, where the arrows still move the
+    /// caret the way they point: Left goes on through the text, Right goes back (as in
+    /// Windows' and GTK's entries for a right-to-left line). Home and End stay the line's start
+    /// and end, which there are its right and left edges.
+    pub fn mirrored(self) -> Self {
+        match self {
+            Self::Left => Self::Right,
+            Self::Right => Self::Left,
+            Self::WordLeft => Self::WordRight,
+            Self::WordRight => Self::WordLeft,
+            Self::Home | Self::End => self,
+        }
+    }
+}
+
+/// Whether the first strong character of `text` is right-to-left (Hebrew, Arabic and the like),
+/// which makes a paragraph of it run right to left (Unicode's bidi rule P2).
+pub fn starts_right_to_left(text: &str) -> bool {
+    let classes = CodePointMapData::<BidiClass>::new();
+    text.chars()
+        .map(|c| classes.get(c))
+        .find(|&class| {
+            matches!(
+                class,
+                BidiClass::LeftToRight | BidiClass::RightToLeft | BidiClass::ArabicLetter
+            )
+        })
+        .is_some_and(|class| class != BidiClass::LeftToRight)
 }
 
 /// How the last change was made, to group typing into undo steps.

@@ -33,7 +33,7 @@ use bevy_simple_text_input::{
 use super::{
     ChatInput, CopyNewestReply, FieldFull, MAX_INPUT_CHARS,
     clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
-    editor::LineEditor,
+    editor::{LineEditor, starts_right_to_left},
     keys::{self, Action, Modifiers},
     selection::{CARET, LineText},
 };
@@ -245,6 +245,9 @@ fn ime_edit(line: &mut LineEditor, ime: &Ime, out: &mut Outcomes) {
 fn apply(action: Action, entity: Entity, field: &mut Field, out: &mut Outcomes) {
     let Field { line, history } = field;
     match action {
+        Action::Move(motion, extend) if starts_right_to_left(line.text()) => {
+            line.move_caret(motion.mirrored(), extend)
+        }
         Action::Move(motion, extend) => line.move_caret(motion, extend),
         Action::Delete(motion) => line.delete(motion),
         Action::SelectAll => line.select_all(),

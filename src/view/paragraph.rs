@@ -6,8 +6,9 @@
 
 use std::borrow::Cow;
 
-use icu_properties::{CodePointMapData, props::BidiClass};
 use icu_segmenter::{LineSegmenter, options::LineBreakOptions};
+
+use crate::input::editor::starts_right_to_left;
 
 /// Right-to-left mark: a strong right-to-left character that draws nothing.
 const RLM: char = '\u{200F}';
@@ -43,20 +44,6 @@ pub fn layout_text<'a>(text: &'a str, body: &str) -> Cow<'a, str> {
         laid_out.push_str(text);
     }
     Cow::Owned(laid_out)
-}
-
-/// Whether the first strong character of `text` is right-to-left (Hebrew, Arabic and the like).
-pub fn starts_right_to_left(text: &str) -> bool {
-    let classes = CodePointMapData::<BidiClass>::new();
-    text.chars()
-        .map(|c| classes.get(c))
-        .find(|&class| {
-            matches!(
-                class,
-                BidiClass::LeftToRight | BidiClass::RightToLeft | BidiClass::ArabicLetter
-            )
-        })
-        .is_some_and(|class| class != BidiClass::LeftToRight)
 }
 
 /// Appends `text` to `out` with a [`ZWSP`] at each line-break opportunity between two Thai
