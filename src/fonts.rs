@@ -47,7 +47,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             fill_fallback_map
-                .run_if(resource_exists::<FontCx>)
+                .run_if(resource_exists::<FontCx>.and_then(resource_changed::<Assets<Font>>))
                 .after(load_font_assets_into_font_collection)
                 .before(UiSystems::Content),
         );
@@ -213,8 +213,8 @@ fn static_font(data: &'static [u8]) -> Font {
 /// family, once Bevy has registered the fonts: on the first frame, and again whenever Bevy has
 /// rebuilt the collection (it does when any font asset is removed, and the map goes with it).
 ///
-/// Runs every frame before text is laid out; when the map is in place, the work is one lookup
-/// of a family name.
+/// Runs before text is laid out in a frame where the font assets changed (the first, and one
+/// that adds or removes a font); the emoji family's id tells whether the collection is new.
 pub fn fill_fallback_map(mut font_cx: ResMut<FontCx>, mut filled: Local<Option<FamilyId>>) {
     let Some(emoji) = font_cx.collection.family_id(EMOJI_FAMILY) else {
         return; // not registered yet
@@ -328,6 +328,11 @@ impl TextMetrics {
 
     /// How wide `text` is on one line, in logical pixels.
     pub fn width(&self, text: &str) -> f32 {
+        // Nearly every line of a Korean chat is ASCII and Hangul syllables, each character a
+        // cluster of its own: no need to find the clusters.
+        if text.chars().all(|c| c.is_ascii() || SYLLABLES.contains(&c)) {
+            return text.chars().map(|c| self.advance(c)).sum();
+        }
         text.graphemes(true).map(|c| self.cluster_width(c)).sum()
     }
 

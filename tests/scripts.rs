@@ -115,13 +115,7 @@ const SAMPLES: &[Sample] = &[
 
 /// Which bundled font each font blob in a layout is: the Hangul font or a fallback's family.
 fn font_names(app: &App) -> Vec<(u64, &'static str)> {
-    let fonts = app.world().resource::<Assets<Font>>();
-    let handles = &app.world().resource::<FallbackFonts>().0;
-    let mut names = vec![(fonts.get(&FONT).unwrap().data.id(), HANGUL)];
-    for (handle, fallback) in handles.iter().zip(FALLBACKS) {
-        names.push((fonts.get(handle).unwrap().data.id(), fallback.family));
-    }
-    names
+    font_names_without(app, usize::MAX)
 }
 
 /// Each cluster of `text`'s layout that draws something: its text, the family of the font it
@@ -612,4 +606,41 @@ fn in_a_right_to_left_line_the_arrows_move_the_caret_the_way_they_point() {
     );
     app.update();
     assert_eq!(caret_and_selection(&mut app).0, "abc مرحب".len());
+}
+
+#[test]
+fn the_fallbacks_come_back_after_bevy_rebuilds_its_font_collection() {
+    let mut app = laid_out_app();
+    // Removing any font asset makes Bevy clear its font collection and register the rest anew,
+    // and the fallback map goes with the old collection.
+    let armenian = FALLBACKS
+        .iter()
+        .position(|fallback| fallback.family == "Noto Sans Armenian")
+        .unwrap();
+    let handle = app.world().resource::<FallbackFonts>().0[armenian].clone();
+    app.world_mut()
+        .resource_mut::<Assets<Font>>()
+        .remove(&handle);
+    app.update();
+    let names = font_names_without(&app, armenian);
+    for sample in SAMPLES.iter().filter(|sample| {
+        ["Arabic", "Thai"].contains(&sample.what) || sample.what.starts_with("emoji")
+    }) {
+        let (_, text, shown) = submit_and_find_row(&mut app, sample.text);
+        let found = clusters(block(&app, text).buffer(), &shown, &names);
+        assert_drawn(sample, &found, "row, after the collection was rebuilt");
+    }
+}
+
+/// [`font_names`], leaving out the fallback at index `removed`, whose asset is gone.
+fn font_names_without(app: &App, removed: usize) -> Vec<(u64, &'static str)> {
+    let fonts = app.world().resource::<Assets<Font>>();
+    let handles = &app.world().resource::<FallbackFonts>().0;
+    let mut names = vec![(fonts.get(&FONT).unwrap().data.id(), HANGUL)];
+    for (i, (handle, fallback)) in handles.iter().zip(FALLBACKS).enumerate() {
+        if i != removed {
+            names.push((fonts.get(handle).unwrap().data.id(), fallback.family));
+        }
+    }
+    names
 }
