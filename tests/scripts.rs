@@ -18,6 +18,7 @@ use bevy::{
 };
 use common::*;
 use parley::{Layout, PositionedLayoutItem};
+use unicode_segmentation::UnicodeSegmentation;
 
 const HANGUL: &str = "AgentChat Hangul";
 const SYMBOLS: &[&str] = &[
@@ -377,9 +378,9 @@ fn caret_and_selection(app: &mut App) -> (usize, Option<String>) {
     (line.caret(), line.selected_text().map(str::to_owned))
 }
 
-/// Each cluster of the field's line as drawn now, in the order of the line's text: its byte range
-/// in the line, whether it runs right to left, and its left and right edges in window (logical)
-/// pixels. The caret's own glyph is left out.
+/// Each grapheme cluster of the field's line as drawn now, in the order of the line's text: its
+/// byte range in the line, whether it runs right to left, and its left and right edges in window
+/// (logical) pixels. The caret's own glyph is left out.
 fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)> {
     let line = widget_line(app);
     let world = app.world();
@@ -428,13 +429,32 @@ fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)
         }
     }
     found.sort_by_key(|(range, ..)| range.start);
-    found
+    // A ligature (a ZWJ family, a flag) is one glyph that Parley splits among its characters'
+    // clusters; the caret stops only between grapheme clusters, so those are the units here.
+    let text = input_value(app);
+    text.grapheme_indices(true)
+        .map(|(start, grapheme)| {
+            let range = start..start + grapheme.len();
+            let parts = found
+                .iter()
+                .filter(|(part, ..)| range.contains(&part.start));
+            let left = parts.clone().map(|part| part.2).fold(f32::MAX, f32::min);
+            let right = parts.clone().map(|part| part.3).fold(f32::MIN, f32::max);
+            let rtl = parts.clone().next().is_some_and(|part| part.1);
+            (range, rtl, left, right)
+        })
+        .collect()
 }
 
 #[test]
 fn a_click_lands_on_the_clicked_cluster_in_right_to_left_and_mixed_text() {
     let mut app = laid_out_app();
-    for line in ["مرحبا بالعالم", "abc שלום def", "한국 عربي 😀 漢字"] {
+    for line in [
+        "مرحبا بالعالم",
+        "abc שלום def",
+        "한국 عربي 😀 漢字",
+        "가족 👨\u{200d}👩\u{200d}👧 🇰🇷 끝",
+    ] {
         type_text(&mut app, line);
         app.update();
         let y = vertical_middle_of_field(&mut app);

@@ -22,6 +22,7 @@ use bevy::{
 };
 use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
 use parley::{Cluster, Cursor, Layout};
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::{ChatInput, Field};
 use crate::theme::Theme;
@@ -271,10 +272,25 @@ fn hit(sections: &[(usize, &str); 5], layout: &Layout<TextBrush>, x: f32) -> (us
     let caret = Cursor::from_point(layout, x, 0.0).index();
     let cluster = Cluster::from_point(layout, x, 0.0)
         .map_or(caret, |(cluster, _)| cluster.text_range().start);
-    (
-        line_byte(sections, layout, caret),
-        line_byte(sections, layout, cluster),
-    )
+    let line: String = sections.iter().map(|&(_, text)| text).collect();
+    let caret = nearest_boundary(&line, line_byte(sections, layout, caret));
+    (caret, line_byte(sections, layout, cluster))
+}
+
+/// `at`, or when it falls inside a grapheme cluster, the nearer end of that cluster: Parley
+/// splits a ligature's advance among its characters (a flag's two letters, a ZWJ family's
+/// members), and the caret stops only between clusters.
+fn nearest_boundary(line: &str, at: usize) -> usize {
+    line.grapheme_indices(true)
+        .map(|(start, cluster)| start..start + cluster.len())
+        .find(|cluster| cluster.start < at && at < cluster.end)
+        .map_or(at, |cluster| {
+            if at - cluster.start >= cluster.end - at {
+                cluster.end
+            } else {
+                cluster.start
+            }
+        })
 }
 
 /// The byte of the line that byte `laid_out` of the layout's text stands for. The laid-out text
