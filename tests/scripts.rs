@@ -523,12 +523,7 @@ fn a_drag_across_an_arabic_word_selects_it_and_backspace_deletes_it() {
         Some("مرحبا"),
         "dragged from its right edge to its left edge, the Arabic word is selected"
     );
-    tap(
-        &mut app,
-        KeyCode::Backspace,
-        bevy::input::keyboard::Key::Backspace,
-    );
-    app.update();
+    press(&mut app, &[KeyCode::Backspace]);
     assert_eq!(
         input_value(&mut app),
         "abc  def",
@@ -536,12 +531,7 @@ fn a_drag_across_an_arabic_word_selects_it_and_backspace_deletes_it() {
     );
     // Backspace after an Arabic letter takes that letter, the one before the caret in the text.
     type_text(&mut app, "سلام");
-    tap(
-        &mut app,
-        KeyCode::Backspace,
-        bevy::input::keyboard::Key::Backspace,
-    );
-    app.update();
+    press(&mut app, &[KeyCode::Backspace]);
     assert_eq!(input_value(&mut app), "abc سلا def");
 }
 
@@ -586,26 +576,15 @@ fn in_a_right_to_left_line_the_arrows_move_the_caret_the_way_they_point() {
     // At the end, which is the line's left edge.
     let mut last = x_of_caret(&mut app);
     for _ in 0..3 {
-        tap(
-            &mut app,
-            KeyCode::ArrowRight,
-            bevy::input::keyboard::Key::ArrowRight,
-        );
-        app.update();
+        press(&mut app, &[KeyCode::ArrowRight]);
         let now = x_of_caret(&mut app);
         assert!(now > last, "Right moves the caret right: {last} -> {now}");
         last = now;
     }
-    tap(
-        &mut app,
-        KeyCode::ArrowLeft,
-        bevy::input::keyboard::Key::ArrowLeft,
-    );
-    app.update();
+    press(&mut app, &[KeyCode::ArrowLeft]);
     assert!(x_of_caret(&mut app) < last, "Left moves it left again");
     // Home: the line's start, at its right edge; a word to the left from there.
-    tap(&mut app, KeyCode::Home, bevy::input::keyboard::Key::Home);
-    app.update();
+    press(&mut app, &[KeyCode::Home]);
     assert_eq!(caret_and_selection(&mut app).0, 0);
     press(&mut app, &[KeyCode::ControlLeft, KeyCode::ArrowLeft]);
     assert_eq!(
@@ -619,12 +598,7 @@ fn in_a_right_to_left_line_the_arrows_move_the_caret_the_way_they_point() {
     // A line that starts left to right keeps Left going back through the text.
     press_enter(&mut app);
     type_text(&mut app, "abc مرحبا");
-    tap(
-        &mut app,
-        KeyCode::ArrowLeft,
-        bevy::input::keyboard::Key::ArrowLeft,
-    );
-    app.update();
+    press(&mut app, &[KeyCode::ArrowLeft]);
     assert_eq!(caret_and_selection(&mut app).0, "abc مرحب".len());
 }
 

@@ -25,6 +25,7 @@ use std::{
     io::{BufRead, BufReader},
     path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Stdio},
+    sync::{Mutex, MutexGuard, PoisonError},
     thread::sleep,
     time::{Duration, Instant},
 };
@@ -850,6 +851,10 @@ impl Drop for Xvfb {
     }
 }
 
+/// One ibus session at a time. With two of them typing at once on two cores, ibus-hangul's
+/// commit of a syllable once reached the app after the space that ended it (`안녕하세 요…`).
+static IME_TURN: Mutex<()> = Mutex::new(());
+
 /// How a [`Session`] starts the app.
 #[derive(Default, Clone, Copy)]
 struct Setup {
@@ -1014,6 +1019,8 @@ struct Session {
     /// Held for their lifetime, and dropped in this order: ibus and the accessibility bus
     /// before the session bus they are on.
     _ibus: Option<Ibus>,
+    /// Held while ibus runs: one IME session at a time (see [`IME_TURN`]).
+    _ime_turn: Option<MutexGuard<'static, ()>>,
     _at_spi: Option<AtSpi>,
     bus: Option<SessionBus>,
     // Dropped last: the app must go before its X server.
@@ -1039,6 +1046,8 @@ impl Session {
 
         let xvfb = Xvfb::start();
         let bus = (ime || screen_reader).then(SessionBus::start);
+        // Taken before ibus starts, dropped after it (fields drop in order).
+        let ime_turn = ime.then(|| IME_TURN.lock().unwrap_or_else(PoisonError::into_inner));
         let ibus = bus
             .as_ref()
             .filter(|_| ime)
@@ -1098,6 +1107,7 @@ impl Session {
             spare_keycodes,
             palette: theme.palette(),
             _ibus: ibus,
+            _ime_turn: ime_turn,
             _at_spi: at_spi,
             bus,
             xvfb,
