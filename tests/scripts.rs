@@ -395,10 +395,11 @@ fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)
     let root = world.get::<Text>(line).unwrap().0.len();
     let caret_at = root + spans[0].len();
     let caret_len = spans[1].len();
-    let node = world.get::<ComputedNode>(line).unwrap();
-    let transform = world.get::<bevy::ui::UiGlobalTransform>(line).unwrap();
-    let left = transform.transform_point2(-node.size() / 2.0).x;
-    let scale = node.inverse_scale_factor();
+    let scale = world
+        .get::<ComputedNode>(line)
+        .unwrap()
+        .inverse_scale_factor();
+    let left = rect(app, line).min.x;
     let mut found = Vec::new();
     for layout_line in block(app, line).buffer().lines() {
         for item in layout_line.items() {
@@ -552,10 +553,12 @@ fn click(app: &mut App, at: Vec2) {
 /// The middle of the field's line, in window (logical) pixels.
 fn vertical_middle_of_field(app: &mut App) -> f32 {
     let line = widget_line(app);
-    let world = app.world();
-    let node = world.get::<ComputedNode>(line).unwrap();
-    let transform = world.get::<bevy::ui::UiGlobalTransform>(line).unwrap();
-    transform.transform_point2(Vec2::ZERO).y * node.inverse_scale_factor()
+    let scale = app
+        .world()
+        .get::<ComputedNode>(line)
+        .unwrap()
+        .inverse_scale_factor();
+    rect(app, line).center().y * scale
 }
 
 #[test]

@@ -223,7 +223,14 @@ pub(super) fn point_and_drag(
     // The line as it was laid out: before this frame's changes.
     let shown = field.line().shown().into_owned();
     let sections = Parts::of(&field, &shown).1.sections();
-    let hit = |x: f32| hit(&sections, layout.buffer(), x * to_physical - text_left);
+    let hit = |x: f32| {
+        hit(
+            &shown,
+            &sections,
+            layout.buffer(),
+            x * to_physical - text_left,
+        )
+    };
     for event in events.read() {
         match event {
             WindowEvent::CursorMoved(moved) => {
@@ -263,17 +270,21 @@ pub(super) fn point_and_drag(
     }
 }
 
-/// Where a click at `x` (physical pixels from the text's left edge) lands in the line laid out
+/// Where a click at `x` (physical pixels from the text's left edge) lands in `line`, laid out
 /// in `sections`: the byte the caret goes to, and the start of the clicked cluster (what a
 /// double-click's word is looked up from). Both come from Parley's hit test on the line's own
 /// layout, which knows where each cluster was drawn, in either direction and however many
 /// glyphs it took.
-fn hit(sections: &[(usize, &str); 5], layout: &Layout<TextBrush>, x: f32) -> (usize, usize) {
+fn hit(
+    line: &str,
+    sections: &[(usize, &str); 5],
+    layout: &Layout<TextBrush>,
+    x: f32,
+) -> (usize, usize) {
     let caret = Cursor::from_point(layout, x, 0.0).index();
     let cluster = Cluster::from_point(layout, x, 0.0)
         .map_or(caret, |(cluster, _)| cluster.text_range().start);
-    let line: String = sections.iter().map(|&(_, text)| text).collect();
-    let caret = nearest_boundary(&line, line_byte(sections, layout, caret));
+    let caret = nearest_boundary(line, line_byte(sections, layout, caret));
     (caret, line_byte(sections, layout, cluster))
 }
 
