@@ -25,7 +25,7 @@ use std::{
     io::{BufRead, BufReader},
     path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Stdio},
-    sync::{Mutex, MutexGuard, PoisonError},
+    sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard},
     thread::sleep,
     time::{Duration, Instant},
 };
@@ -764,6 +764,7 @@ fn escape_closes_the_window_and_exits_with_success() {
 #[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
 fn without_a_gpu_adapter_it_stops_with_one_line_that_says_what_to_do() {
+    let _turn = Turn::take(false);
     let xvfb = Xvfb::start();
     // Vulkan only, and a loader that finds no driver: no adapter at all.
     let mut app = Command::new(APP);
@@ -851,9 +852,26 @@ impl Drop for Xvfb {
     }
 }
 
-/// One ibus session at a time. With two of them typing at once on two cores, ibus-hangul's
-/// commit of a syllable once reached the app after the space that ended it (`안녕하세 요…`).
-static IME_TURN: Mutex<()> = Mutex::new(());
+/// An IME session runs alone: with other windows busy on the two cores (two ibus sessions, or
+/// another test's app), ibus-hangul's commit of a syllable twice reached the app after the
+/// space that ended it (`안녕하세 요…`). Alone it passed every time. Other sessions share.
+static WINDOWS: RwLock<()> = RwLock::new(());
+
+/// A session's hold on [`WINDOWS`].
+enum Turn {
+    Shared(#[allow(dead_code, reason = "held, not read")] RwLockReadGuard<'static, ()>),
+    Alone(#[allow(dead_code, reason = "held, not read")] RwLockWriteGuard<'static, ()>),
+}
+
+impl Turn {
+    fn take(alone: bool) -> Self {
+        if alone {
+            Self::Alone(WINDOWS.write().unwrap_or_else(PoisonError::into_inner))
+        } else {
+            Self::Shared(WINDOWS.read().unwrap_or_else(PoisonError::into_inner))
+        }
+    }
+}
 
 /// How a [`Session`] starts the app.
 #[derive(Default, Clone, Copy)]
@@ -1019,12 +1037,12 @@ struct Session {
     /// Held for their lifetime, and dropped in this order: ibus and the accessibility bus
     /// before the session bus they are on.
     _ibus: Option<Ibus>,
-    /// Held while ibus runs: one IME session at a time (see [`IME_TURN`]).
-    _ime_turn: Option<MutexGuard<'static, ()>>,
     _at_spi: Option<AtSpi>,
     bus: Option<SessionBus>,
     // Dropped last: the app must go before its X server.
     xvfb: Xvfb,
+    /// Held for the whole session, and let go after everything above (see [`WINDOWS`]).
+    _turn: Turn,
 }
 
 impl Session {
@@ -1044,10 +1062,9 @@ impl Session {
         let _ = fs::remove_dir_all(&shots);
         fs::create_dir_all(&shots).unwrap();
 
+        let turn = Turn::take(ime);
         let xvfb = Xvfb::start();
         let bus = (ime || screen_reader).then(SessionBus::start);
-        // Taken before ibus starts, dropped after it (fields drop in order).
-        let ime_turn = ime.then(|| IME_TURN.lock().unwrap_or_else(PoisonError::into_inner));
         let ibus = bus
             .as_ref()
             .filter(|_| ime)
@@ -1107,10 +1124,10 @@ impl Session {
             spare_keycodes,
             palette: theme.palette(),
             _ibus: ibus,
-            _ime_turn: ime_turn,
             _at_spi: at_spi,
             bus,
             xvfb,
+            _turn: turn,
         };
         // No window manager: give keyboard focus directly (windowactivate needs a WM).
         session.xdotool(&["windowfocus", "--sync", &session.window.clone()]);
