@@ -17,12 +17,18 @@
 //!
 //! [`AutoFocus`]: bevy::input_focus::AutoFocus
 
-use accesskit::{Node as AccessNode, Role as AccessRole};
-use bevy::{a11y::AccessibilityNode, input_focus::InputFocus, prelude::*};
+use accesskit::{Live, Node as AccessNode, Role as AccessRole};
+use bevy::{
+    a11y::{AccessibilityNode, ActionRequest},
+    input_focus::InputFocus,
+    prelude::*,
+};
 
 pub(super) fn plugin(app: &mut App) {
     // Bevy's focus plugin (part of `DefaultPlugins`) makes it too; headless apps have none.
-    app.init_resource::<InputFocus>();
+    app.init_resource::<InputFocus>()
+        // Written by the window backend for a screen reader's requests (`view/focus.rs`).
+        .add_message::<ActionRequest>();
 }
 
 /// A node for screen readers with a role and the label to announce.
@@ -30,4 +36,19 @@ pub fn accessible(role: AccessRole, label: &str) -> AccessibilityNode {
     let mut node = AccessNode::new(role);
     node.set_label(label);
     AccessibilityNode(node)
+}
+
+/// A line a screen reader reads out once, politely (after what it is saying), when it appears:
+/// a status node that only readers see. Spawn one anew for each thing to say, and despawn the
+/// one before: a live region is read when it is added, not when it stays.
+pub fn announcement(text: &str) -> impl Bundle {
+    let mut node = accessible(AccessRole::Status, text);
+    node.set_live(Live::Polite);
+    (
+        node,
+        Node {
+            display: Display::None,
+            ..default()
+        },
+    )
 }

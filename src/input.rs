@@ -38,6 +38,7 @@ mod reader;
 mod selection;
 mod typing;
 
+pub use keys::Walk;
 pub use typing::Field;
 
 pub(super) fn plugin(app: &mut App) {
@@ -52,6 +53,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowFocused>()
         .add_message::<FieldFull>()
         .add_message::<CopyNewestReply>()
+        .add_message::<ConversationInput>()
         .init_resource::<Clipboard>()
         .init_resource::<caret::CaretBlink>()
         // The field's line is settled before the widget draws it, in the same frame.
@@ -74,6 +76,7 @@ pub(super) fn plugin(app: &mut App) {
                 reader::describe_field,
             )
                 .chain()
+                .in_set(FieldSystems)
                 .in_set(AppSystems::ReadInput),
         )
         .add_systems(Startup, caret::follow_the_blink_in_virtual_time)
@@ -84,6 +87,20 @@ pub(super) fn plugin(app: &mut App) {
                 typing::ask_for_the_widgets_scroll.after(UiSystems::PostLayout),
             ),
         );
+}
+
+/// The field's systems: they read the frame's typing, and pass on what is not the field's.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FieldSystems;
+
+/// Keys for the conversation, which the field reads with the rest of the typing and passes on
+/// in the order they came (see `view/focus.rs`).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConversationInput {
+    /// Tab, Shift+Tab or F6 in the field: keyboard focus goes to the conversation.
+    Focus,
+    /// A key pressed while focus is out of the field.
+    Walk(Walk),
 }
 
 /// The user asked to copy the newest reply (Ctrl+Shift+C); the view answers it.

@@ -35,13 +35,14 @@ use bevy::{
         keyboard::{KeyboardFocusLost, KeyboardInput},
         mouse::{MouseScrollUnit, MouseWheel},
     },
+    input_focus::InputFocus,
     math::Affine2,
     prelude::*,
     ui::{
         ComputedUiRenderTargetInfo, ComputedUiTargetCamera, ResolvedBorderRadius,
         UiGlobalTransform, UiSystems, ui_layout_system,
     },
-    window::CursorMoved,
+    window::{CursorMoved, RequestRedraw},
 };
 
 use crate::{
@@ -59,7 +60,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (scroll_by_user, drag_scrollbar).in_set(AppSystems::ReadInput),
+                (scroll_by_user, drag_scrollbar)
+                    .in_set(ScrollInput)
+                    .in_set(AppSystems::ReadInput),
                 arrange.in_set(AppSystems::Scroll),
             ),
         )
@@ -71,6 +74,11 @@ pub(super) fn plugin(app: &mut App) {
                 .after(ui_layout_system),
         );
 }
+
+/// The systems that scroll a list by the user's wheel, keys and scrollbar: run them after
+/// whatever moves keyboard focus into or out of a list.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScrollInput;
 
 /// How far beyond the view items are mounted, in views: below it while anchored, above it
 /// while following the end. Enough that the view is filled where the estimates of the rows'
@@ -104,6 +112,9 @@ pub struct VirtualList {
     follows_end: bool,
     /// The view's height as last laid out, in logical pixels; 0 before layout.
     view: f32,
+    /// The item [`reveal`](Self::reveal) brings into view, and the margin it keeps around it,
+    /// until layout has measured it and it is wholly in view.
+    revealing: Option<(usize, f32)>,
 }
 
 /// A mounted item of a [`VirtualList`]: its index in the list.
@@ -120,6 +131,7 @@ impl VirtualList {
             anchor: (0, 0.0),
             follows_end: true,
             view: 0.0,
+            revealing: None,
         }
     }
 
@@ -167,6 +179,49 @@ impl VirtualList {
     /// From now on, keep the last item at the bottom of the view.
     pub fn follow_end(&mut self) {
         self.follows_end = true;
+        self.revealing = None;
+    }
+
+    /// Scrolls as little as it takes to show item `index` whole, with `margin` logical pixels
+    /// of view around it: to its top if it starts above the view (or is taller than the view),
+    /// to its bottom if it ends below. An item not measured yet is placed by its estimate, and
+    /// once layout has measured it, placed again (see `settle`).
+    pub fn reveal(&mut self, index: usize, margin: f32) {
+        if index >= self.len() {
+            return;
+        }
+        self.revealing = Some((index, margin));
+        let (anchor, into) = self.anchor;
+        let anchor = anchor.min(self.len() - 1);
+        // The item's top as seen from the view's top, by the heights between the two.
+        let top = (self.heights.top_of(index) - self.heights.top_of(anchor)) as f32 - into;
+        let height = self.heights.extent(index) - self.heights.gap();
+        self.reveal_at(index, top, height, margin);
+    }
+
+    /// [`reveal`](Self::reveal) for an item whose top is `top` below the view's top and which is
+    /// `height` tall; true if the view moves.
+    fn reveal_at(&mut self, index: usize, top: f32, height: f32, margin: f32) -> bool {
+        let view = self.view();
+        let last = index + 1 == self.len();
+        // The list starts at the view's top: nothing to show above the first item.
+        let above = if index == 0 { 0.0 } else { margin };
+        let wanted = if top < above || above + height + margin > view {
+            above
+        } else if top + height + margin > view {
+            if self.follows_end && last {
+                return false;
+            }
+            view - margin - height
+        } else {
+            return false;
+        };
+        if (wanted - top).abs() < 0.5 {
+            return false;
+        }
+        self.follows_end = last && wanted < top;
+        self.anchor = (index, -wanted);
+        true
     }
 
     /// How far the view's top is from the list's top, in logical pixels.
@@ -186,6 +241,7 @@ impl VirtualList {
     /// Puts the view's top `offset` logical pixels below the list's top; from the end's offset
     /// on, the view follows the end.
     pub fn scroll_to(&mut self, offset: f64) {
+        self.revealing = None;
         if offset >= self.end_offset() {
             self.follows_end = true;
         } else {
@@ -203,6 +259,7 @@ impl VirtualList {
     pub fn scroll_by(&mut self, distance: f64) {
         // From the anchor rather than from `offset()`: following the end, `offset()` is the
         // estimated total less the view, while the anchor is where the view really is.
+        self.revealing = None;
         let (item, into) = self.anchor;
         let item = item.min(self.len().saturating_sub(1));
         let target = self.heights.top_of(item) + f64::from(into) + distance;
@@ -408,6 +465,7 @@ fn settle(
     columns: Query<&Children, With<ItemColumn>>,
     overhangs: Query<&Children, With<Overhang>>,
     items: Query<(&Item, &ComputedNode, &UiGlobalTransform)>,
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for (mut list, area, area_transform, list_children) in &mut lists {
         if area.size.y <= 0.0 {
@@ -434,12 +492,23 @@ fn settle(
         let view_bottom = view_top + area.size.y;
         let mut anchor = None;
         let mut last = None;
+        let mut revealed = None;
         for (&Item(index), node, transform) in mounted.filter_map(|child| items.get(child).ok()) {
             if index >= list.len() {
                 continue;
             }
             list.heights.measure(index, node.size.y * to_logical);
             let top = transform.translation.y - node.size.y / 2.0;
+            if list
+                .revealing
+                .is_some_and(|(revealing, _)| revealing == index)
+            {
+                revealed = Some((
+                    index,
+                    (top - view_top) * to_logical,
+                    node.size.y * to_logical,
+                ));
+            }
             let extent = list.heights.extent(index) / to_logical;
             if anchor.is_none() && top + extent > view_top {
                 // Above the first item there is nothing to show: the list starts at the top.
@@ -455,6 +524,14 @@ fn settle(
             Some((index, bottom)) => index + 1 == list.len() && bottom <= view_bottom + 0.5,
             None => true,
         };
+        // An item being revealed was placed by its estimated height; now it is measured.
+        if let (Some((index, top, height)), Some((_, margin))) = (revealed, list.revealing) {
+            if list.reveal_at(index, top, height, margin) {
+                redraw.write(RequestRedraw);
+            } else {
+                list.revealing = None;
+            }
+        }
     }
 }
 
@@ -668,9 +745,16 @@ fn scroll_by_user(
     mut keys: MessageReader<KeyboardInput>,
     mut focus_lost: MessageReader<KeyboardFocusLost>,
     mut ctrl: Local<Ctrl>,
-    list: Single<&mut VirtualList>,
+    list: Single<(Entity, &mut VirtualList)>,
+    focus: Res<InputFocus>,
+    items: Query<(), With<Item>>,
 ) {
-    let mut list = list.into_inner();
+    let (entity, mut list) = list.into_inner();
+    // While the list or one of its items has keyboard focus, the keys move that focus, and
+    // the list's owner scrolls to it (`reveal`).
+    let keys_scroll = focus
+        .get()
+        .is_none_or(|focused| focused != entity && !items.contains(focused));
     let page = f64::from((list.view() - LINE).max(LINE));
 
     let mut distance = 0.0;
@@ -692,10 +776,11 @@ fn scroll_by_user(
         match key.key_code {
             KeyCode::ControlLeft => ctrl.left = pressed,
             KeyCode::ControlRight => ctrl.right = pressed,
-            KeyCode::PageUp if pressed => list.scroll_by(-page),
-            KeyCode::PageDown if pressed => list.scroll_by(page),
-            KeyCode::Home if pressed && ctrl.held() => list.scroll_to(0.0),
-            KeyCode::End if pressed && ctrl.held() => list.follow_end(),
+            _ if !pressed || !keys_scroll => {}
+            KeyCode::PageUp => list.scroll_by(-page),
+            KeyCode::PageDown => list.scroll_by(page),
+            KeyCode::Home if ctrl.held() => list.scroll_to(0.0),
+            KeyCode::End if ctrl.held() => list.follow_end(),
             _ => {}
         }
     }

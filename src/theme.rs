@@ -61,6 +61,8 @@ pub struct Palette {
     pub selection: Color,
     /// The selected text.
     pub selection_text: Color,
+    /// The ring around the message that has keyboard focus.
+    pub focus_ring: Color,
 }
 
 impl Palette {
@@ -81,6 +83,7 @@ impl Palette {
         // the selected text turns dark.
         selection: Color::srgb_u8(0x8a, 0xb4, 0xf8),
         selection_text: Color::srgb_u8(0x1b, 0x1d, 0x23),
+        focus_ring: Color::srgb_u8(0xff, 0xd8, 0x4d),
     };
 
     /// Dark text on near-white, for a platform that prefers light.
@@ -98,6 +101,7 @@ impl Palette {
         scrollbar_thumb: Color::srgb_u8(0x7a, 0x82, 0x91),
         selection: Color::srgb_u8(0x25, 0x63, 0xeb),
         selection_text: Color::srgb_u8(0xff, 0xff, 0xff),
+        focus_ring: Color::srgb_u8(0x6b, 0x21, 0xa8),
     };
 }
 

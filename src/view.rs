@@ -4,11 +4,11 @@
 use std::{borrow::Cow, ops::Range};
 
 use accesskit::{Live, Role as AccessRole};
-use bevy::{a11y::AccessibilityNode, prelude::*, window::RequestRedraw};
+use bevy::{a11y::AccessibilityNode, input_focus::InputFocus, prelude::*, window::RequestRedraw};
 
 use crate::{
     AppSystems,
-    a11y::accessible,
+    a11y::{accessible, announcement},
     chat::{Message, MessageLog, Role},
     fonts::TextMetrics,
     input,
@@ -17,10 +17,11 @@ use crate::{
 };
 
 pub mod copy;
+pub mod focus;
 pub mod paragraph;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(copy::plugin)
+    app.add_plugins((copy::plugin, focus::plugin))
         .add_systems(Startup, spawn_layout)
         .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));
 }
@@ -144,10 +145,16 @@ fn mount_rows(
     rows: Query<(Entity, &Item, &ChildOf, &MessageRow)>,
     spares: Single<(Entity, Option<&Children>), With<SpareRows>>,
     children: Query<&Children>,
+    input_focus: Res<InputFocus>,
+    items: Query<&Item, With<MessageRow>>,
+    said: Query<Entity, With<ReplyAnnouncement>>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut commands: Commands,
 ) {
     let (area, mut conversation, mut list, mut node) = conversation.into_inner();
+    // While the user reads with keyboard focus in the conversation, new messages do not take
+    // the view away from the focused one.
+    let reading = focus::in_conversation(&input_focus, area, &items);
     let logged = log.entities();
     let new = list.len()..logged.len();
     if !new.is_empty() {
@@ -158,7 +165,9 @@ fn mount_rows(
                 .unwrap_or_default();
             list.push(shape);
         }
-        list.follow_end();
+        if !reading {
+            list.follow_end();
+        }
         node.set_size_of_set(logged.len());
         node.set_description(format!("메시지 {}개", logged.len()));
     }
@@ -170,6 +179,20 @@ fn mount_rows(
 
     let mounted = conversation.mounted.clone();
     let to_mount = list.to_mount(mounted.clone());
+    // A reply that comes while the user reads elsewhere in the conversation has no row to
+    // announce it; it is said all the same.
+    if let Some(reply) = announced.filter(|i| !to_mount.contains(i))
+        && let Ok((body, &role)) = messages.get(logged[reply])
+    {
+        for old in &said {
+            commands.entity(old).despawn();
+        }
+        commands.spawn((
+            Name::new("Reply announcement"),
+            ReplyAnnouncement,
+            announcement(&row_text(role, body.body())),
+        ));
+    }
     if to_mount != list.wanted() {
         // The rest of the overscan comes in the next frames; ask for them now.
         redraw.write(RequestRedraw);
@@ -258,6 +281,11 @@ fn mount_rows(
     commands.entity(area).add_children(&placed);
     conversation.mounted = to_mount;
 }
+
+/// What screen readers are told of a reply that came while the user read elsewhere in the
+/// conversation (see `mount_rows`).
+#[derive(Component, Debug, Default)]
+pub struct ReplyAnnouncement;
 
 /// Where rows wait between showing one message and the next: out of layout and out of the
 /// screen reader's tree. See `mount_rows`.
@@ -396,6 +424,8 @@ impl RowContent<'_> {
         let bubble = (
             Name::new("Bubble"),
             Bubble,
+            // Transparent to screen readers; it holds the row's copy button when it shows.
+            AccessibilityNode(accesskit::Node::new(AccessRole::GenericContainer)),
             Node {
                 max_width: percent(100.0 * BUBBLE_SHARE),
                 border: style.border,
@@ -421,6 +451,9 @@ impl RowContent<'_> {
         // A screen reader tells the row as a list item with the text a sighted user reads.
         let mut item = accessible(AccessRole::ListItem, text);
         item.set_position_in_set(self.place);
+        // A reader may move focus to it, or ask for it to be scrolled into view (`focus`).
+        item.add_action(accesskit::Action::Focus);
+        item.add_action(accesskit::Action::ScrollIntoView);
         if self.announce {
             item.set_live(Live::Polite);
         }

@@ -7,7 +7,11 @@ D-Bus session and accessibility bus:
                                      role, name, description, attributes, then for nodes with
                                      text its text and caret offset, separated by tabs
     screen_reader.py listen SECONDS  "listening", then each object:announcement as
-                                     "announcement<TAB>text", for SECONDS
+                                     "announcement<TAB>text", for SECONDS; and each object
+                                     that gains focus as "focus<TAB>role<TAB>name<TAB>attributes"
+    screen_reader.py grab PREFIX     asks for focus on the first list item whose name starts
+                                     with PREFIX (AT-SPI's grabFocus, what Orca does when the
+                                     user moves to an item), and prints "grabbed" once asked
 """
 
 import sys
@@ -40,10 +44,28 @@ def listen(seconds):
     def heard(event):
         print("announcement\t" + str(event.any_data), flush=True)
 
+    def focused(event):
+        if event.detail1 != 1:
+            return
+        node = event.source
+        fields = [node.getRoleName(), node.name, ";".join(sorted(node.getAttributes()))]
+        print("focus\t" + "\t".join(fields), flush=True)
+
     pyatspi.Registry.registerEventListener(heard, "object:announcement")
+    pyatspi.Registry.registerEventListener(focused, "object:state-changed:focused")
     print("listening", flush=True)
     GLib.timeout_add(int(seconds * 1000), pyatspi.Registry.stop)
     pyatspi.Registry.start()
+
+
+def find(node, role, prefix):
+    if node.getRoleName() == role and node.name.startswith(prefix):
+        return node
+    for child in node:
+        found = child is not None and find(child, role, prefix)
+        if found:
+            return found
+    return None
 
 
 if __name__ == "__main__":
@@ -51,5 +73,12 @@ if __name__ == "__main__":
         app = app_named("agent-chat")
         if app is not None:
             print_tree(app)
+    elif sys.argv[1] == "grab":
+        app = app_named("agent-chat")
+        item = app is not None and find(app, "list item", sys.argv[2])
+        if not item:
+            sys.exit("no list item named " + sys.argv[2] + "...")
+        item.queryComponent().grabFocus()
+        print("grabbed", flush=True)
     else:
         listen(float(sys.argv[2]))

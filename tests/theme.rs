@@ -57,7 +57,7 @@ fn text_meets_wcag_aa_on_every_background_it_sits_on() {
 }
 
 #[test]
-fn borders_and_the_scrollbar_stand_out_from_what_they_sit_on() {
+fn borders_the_scrollbar_and_the_focus_ring_stand_out_from_what_they_sit_on() {
     for (theme, p) in PALETTES {
         for (name, border, next_to) in [
             (
@@ -79,6 +79,12 @@ fn borders_and_the_scrollbar_stand_out_from_what_they_sit_on() {
                 p.window_background,
             ),
             ("selection / input", p.selection, p.input_background),
+            // The ring is drawn on the window, a little out from the bubble: its pixels were
+            // the window's before focus came (WCAG 2.4.13's comparison), and the bubble is
+            // what it surrounds.
+            ("focus ring / window", p.focus_ring, p.window_background),
+            ("focus ring / user bubble", p.focus_ring, p.user_background),
+            ("focus ring / agent bubble", p.focus_ring, p.agent_background),
         ] {
             let ratio = contrast(border, next_to);
             assert!(ratio >= 3.0, "{theme}, {name}: {ratio:.2}:1 is below 3:1");

@@ -44,6 +44,75 @@ pub enum Action {
     Type(String),
 }
 
+/// What a key asks of the conversation while a message in it has keyboard focus (see
+/// `view/focus.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    /// Up: the message before.
+    Previous,
+    /// Down: the message after.
+    Next,
+    /// PageUp: a screen back.
+    PageUp,
+    /// PageDown: a screen on.
+    PageDown,
+    /// Home or Ctrl+Home: the first message.
+    First,
+    /// End or Ctrl+End: the newest message.
+    Last,
+    /// Ctrl+C: copy the focused message's body.
+    Copy,
+    /// Shift+F10 or the Menu key: show the focused message's `복사` button.
+    Menu,
+    /// Enter or Space: press the button the menu shows.
+    Press,
+}
+
+/// Where a key press sends keyboard focus, if it moves it: Tab, Shift+Tab and F6 go from one of
+/// the window's two stops (the conversation and the field) to the other.
+pub fn switches_focus(key: &KeyboardInput, held: Modifiers) -> bool {
+    key.state.is_pressed()
+        && !held.ctrl()
+        && !held.alt.contains(&true)
+        && matches!(key.key_code, KeyCode::Tab | KeyCode::F6)
+}
+
+/// What the key press `key` asks of a focused conversation, with `held` held; `None` for keys it
+/// leaves alone.
+pub fn walk(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
+    use Walk::*;
+    if !key.state.is_pressed() || held.alt.contains(&true) || held.meta.contains(&true) {
+        return None;
+    }
+    let (ctrl, shift) = (held.ctrl(), held.shift());
+    Some(match key.key_code {
+        KeyCode::ArrowUp if !ctrl => Previous,
+        KeyCode::ArrowDown if !ctrl => Next,
+        KeyCode::PageUp => PageUp,
+        KeyCode::PageDown => PageDown,
+        KeyCode::Home => First,
+        KeyCode::End => Last,
+        KeyCode::F10 if shift && !ctrl => Menu,
+        KeyCode::ContextMenu => Menu,
+        KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space if !ctrl => Press,
+        KeyCode::Insert if ctrl && !shift => Copy,
+        _ if ctrl && !shift => match letter_shortcut(key, false) {
+            Some(Action::Copy) => Copy,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Whether the key press types a character (with no shortcut modifier held): in the
+/// conversation, such a key goes back to the field and types there.
+pub fn types(key: &KeyboardInput, held: Modifiers) -> bool {
+    key.state.is_pressed()
+        && !held.shortcut()
+        && key.key_code != KeyCode::Space
+        && typed(key).is_some()
+}
+
 /// The modifier keys held, as far as the key events so far tell.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Modifiers {

@@ -15,6 +15,7 @@
 use std::time::Duration;
 
 use bevy::{
+    input_focus::{FocusCause, InputFocus},
     prelude::*,
     text::{ComputedTextBlock, TextBackgroundColor, TextBrush, Underline, UnderlineColor},
     ui::UiGlobalTransform,
@@ -204,14 +205,15 @@ pub(super) fn point_and_drag(
     mut events: MessageReader<WindowEvent>,
     mut pointer: Local<Pointer>,
     time: Res<Time<Real>>,
-    mut fields: Query<(&mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
+    mut fields: Query<(Entity, &mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
     lines: Query<(&ComputedTextBlock, &ComputedNode, &UiGlobalTransform), With<LineText>>,
+    mut input_focus: ResMut<InputFocus>,
 ) {
     // Most frames bring no pointer or key events: nothing to look up then.
     if events.is_empty() {
         return;
     }
-    let (Ok((mut field, node, transform)), Ok((layout, text_node, text_transform))) =
+    let (Ok((entity, mut field, node, transform)), Ok((layout, text_node, text_transform))) =
         (fields.single_mut(), lines.single())
     else {
         events.clear();
@@ -250,6 +252,10 @@ pub(super) fn point_and_drag(
                 if !node.contains_point(*transform, at * to_physical) || field.line().is_composing()
                 {
                     continue;
+                }
+                // A click in the field gives it keyboard focus back from the conversation.
+                if input_focus.get() != Some(entity) {
+                    input_focus.set(entity, FocusCause::Pressed);
                 }
                 let now = time.elapsed();
                 let double = pointer.last_press.is_some_and(|(then, place)| {

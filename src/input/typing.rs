@@ -21,7 +21,7 @@ use std::{collections::VecDeque, time::Duration};
 use bevy::{
     ecs::system::SystemParam,
     input::keyboard::{KeyboardFocusLost, KeyboardInput},
-    input_focus::InputFocus,
+    input_focus::{FocusCause, InputFocus},
     prelude::*,
     text::TextLayoutInfo,
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
@@ -31,7 +31,7 @@ use bevy_simple_text_input::{
 };
 
 use super::{
-    ChatInput, CopyNewestReply, FieldFull, MAX_INPUT_CHARS,
+    ChatInput, ConversationInput, CopyNewestReply, FieldFull, MAX_INPUT_CHARS,
     clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
     editor::{LineEditor, starts_right_to_left},
     keys::{self, Action, Modifiers},
@@ -107,6 +107,7 @@ pub(super) struct Outcomes<'w> {
     reads: MessageWriter<'w, ReadClipboard>,
     copies: MessageWriter<'w, WriteClipboard>,
     newest_reply: MessageWriter<'w, CopyNewestReply>,
+    conversation: MessageWriter<'w, ConversationInput>,
 }
 
 /// The frame's typing, read in the order it came.
@@ -125,7 +126,7 @@ pub(super) fn edit_field(
     mut pasted: MessageReader<ClipboardText>,
     mut backlog: Local<Backlog>,
     time: Res<Time<Real>>,
-    input_focus: Res<InputFocus>,
+    mut input_focus: ResMut<InputFocus>,
     field: Single<(Entity, &mut Field), With<ChatInput>>,
     mut out: Outcomes,
 ) {
@@ -155,7 +156,15 @@ pub(super) fn edit_field(
             PASTE_PATIENCE.as_secs_f32()
         );
     }
-    let focused = input_focus.get() == Some(entity);
+    // Keys go where focus is at each key: a Tab, or a letter typed in the conversation, moves
+    // it for the keys after it in the same frame.
+    let mut focused = input_focus.get() == Some(entity);
+    let take_focus = |focused: &mut bool, input_focus: &mut InputFocus| {
+        *focused = true;
+        if input_focus.get() != Some(entity) {
+            input_focus.set(entity, FocusCause::Navigated);
+        }
+    };
     while backlog.pasting.is_none()
         && let Some(typed) = backlog.typed.pop_front()
     {
@@ -163,8 +172,27 @@ pub(super) fn edit_field(
             Typed::Key(key) => {
                 backlog.held.note(&key);
                 // While the IME composes, keys are its own.
-                if !focused || field.line.is_composing() {
+                if field.line.is_composing() {
                     continue;
+                }
+                if keys::switches_focus(&key, backlog.held) {
+                    if focused {
+                        out.conversation.write(ConversationInput::Focus);
+                        focused = false;
+                    } else {
+                        take_focus(&mut focused, &mut input_focus);
+                    }
+                    continue;
+                }
+                if !focused {
+                    // A character typed in the conversation goes back to the field, and types.
+                    if !keys::types(&key, backlog.held) {
+                        if let Some(walk) = keys::walk(&key, backlog.held) {
+                            out.conversation.write(ConversationInput::Walk(walk));
+                        }
+                        continue;
+                    }
+                    take_focus(&mut focused, &mut input_focus);
                 }
                 let Some(action) = keys::action(&key, backlog.held) else {
                     continue;
@@ -172,6 +200,10 @@ pub(super) fn edit_field(
                 action
             }
             Typed::Ime(ime) => {
+                // Text from the input method is typing too: it lands in the field.
+                if !focused && ime_types(&ime) {
+                    take_focus(&mut focused, &mut input_focus);
+                }
                 ime_edit(&mut field.line, &ime, &mut out);
                 continue;
             }
@@ -222,6 +254,14 @@ impl Typing<'_, '_> {
             merged.push(Typed::FocusLost);
         }
         merged
+    }
+}
+
+/// Whether an IME message brings text: a syllable being composed, or one committed.
+fn ime_types(ime: &Ime) -> bool {
+    match ime {
+        Ime::Preedit { value, .. } | Ime::Commit { value, .. } => !value.is_empty(),
+        Ime::Enabled { .. } | Ime::Disabled { .. } => false,
     }
 }
 

@@ -66,6 +66,11 @@ impl Heights {
         self.shapes.is_empty()
     }
 
+    /// The space between two items, in logical pixels.
+    pub fn gap(&self) -> f32 {
+        self.gap
+    }
+
     /// The width the heights are for.
     pub fn width(&self) -> f32 {
         self.width

@@ -1,39 +1,59 @@
 //! Copying a message from the conversation: a `복사` button beside a row's bubble while the
 //! pointer is over the row, as chat apps on the desktop do (Slack, Teams, Telegram, ChatGPT);
-//! and the keyboard's Ctrl+Shift+C for the newest reply (Ctrl+C is the field's). Either copies
-//! the message's body, without its label, and says so under the field until the next key or
-//! click.
+//! the keyboard's Ctrl+Shift+C for the newest reply (Ctrl+C is the field's); and, for the
+//! message that has keyboard focus (`view/focus.rs`), Ctrl+C, or Shift+F10 to show its button and
+//! Enter to press it. Each copies the message's body, without its label, and says so under the
+//! field until the next key or click; screen readers hear that said once.
 //!
 //! A button that shows on hover is found without being told: the pointer on a message is what
 //! a person does before wanting something of it, and the word `복사` says what it does.
 
+use accesskit::{Action, Role as AccessRole};
 use bevy::{
+    a11y::AccessibilityNode,
     input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
+    input_focus::InputFocus,
     prelude::*,
     ui::FocusPolicy,
 };
 
 use crate::{
     AppSystems,
+    a11y::{accessible, announcement},
     chat::{Message, MessageLog, Role},
     input::{self, CopyNewestReply, clipboard::WriteClipboard},
     theme::{self, Paint},
-    view::MessageRow,
+    view::{MessageRow, focus::MessageFocus},
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<CopyNewestReply>().add_systems(
-        Update,
-        (
-            hide_the_notice,
-            show_the_button_on_hover,
-            copy_on_click,
-            copy_the_newest_reply,
+    app.add_message::<CopyNewestReply>()
+        .add_message::<CopyBody>()
+        .add_systems(
+            Update,
+            (
+                hide_the_notice,
+                show_the_button_on_hover,
+                copy_on_click,
+                copy_the_newest_reply,
+                copy_bodies,
+            )
+                .chain()
+                .after(AppSystems::ReadInput),
         )
-            .chain()
-            .after(AppSystems::ReadInput),
-    );
+        .add_systems(
+            PostUpdate,
+            (
+                show_the_button_for_the_focused_message,
+                tell_readers_the_button_shows,
+            )
+                .chain(),
+        );
 }
+
+/// Copy this message's body to the clipboard, and say so.
+#[derive(Message, Debug, Clone, Copy)]
+pub struct CopyBody(pub Entity);
 
 /// What the copy button says.
 pub const COPY: &str = "복사";
@@ -63,10 +83,18 @@ fn copy_button() -> impl Bundle {
         Text::new(COPY),
         // Hovering the button still hovers its row, so it does not vanish under the pointer.
         Interaction::default(),
+        button_node(),
         FocusPolicy::Pass,
         theme::small_font(),
         Paint::text(|p| p.placeholder).with_border(|p| p.input_border),
     )
+}
+
+/// What a screen reader is told of the button: a push button `복사` that takes a click.
+fn button_node() -> AccessibilityNode {
+    let mut node = accessible(AccessRole::Button, COPY);
+    node.add_action(Action::Click);
+    node
 }
 
 /// Where the button sits: out of the bubble's layout, beside it on the side away from the
@@ -155,22 +183,15 @@ fn copy_on_click(
     >,
     bubbles: Query<&ChildOf>,
     rows: Query<&MessageRow>,
-    messages: Query<&Message>,
-    mut copies: MessageWriter<WriteClipboard>,
-    mut notice: Single<&mut Node, With<CopiedNotice>>,
+    mut copies: MessageWriter<CopyBody>,
 ) {
     for (interaction, ChildOf(bubble), mut label) in &mut buttons {
         if *interaction != Interaction::Pressed {
             continue;
         }
-        let body = bubbles
-            .get(*bubble)
-            .and_then(|ChildOf(row)| rows.get(*row))
-            .and_then(|row| messages.get(row.message));
-        if let Ok(message) = body {
-            copies.write(WriteClipboard(message.body().to_owned()));
+        if let Ok(row) = bubbles.get(*bubble).and_then(|ChildOf(row)| rows.get(*row)) {
+            copies.write(CopyBody(row.message));
             label.0 = COPIED.into();
-            notice.display = Display::Flex;
         }
     }
 }
@@ -179,22 +200,126 @@ fn copy_on_click(
 fn copy_the_newest_reply(
     mut asks: MessageReader<CopyNewestReply>,
     log: Res<MessageLog>,
-    messages: Query<(&Message, &Role)>,
-    mut copies: MessageWriter<WriteClipboard>,
-    mut notice: Single<&mut Node, With<CopiedNotice>>,
+    roles: Query<&Role>,
+    mut copies: MessageWriter<CopyBody>,
 ) {
     if asks.read().count() == 0 {
         return;
     }
-    let newest = log.entities().iter().rev().find_map(|&entity| {
-        messages
-            .get(entity)
-            .ok()
-            .filter(|(_, role)| **role == Role::Agent)
-    });
-    if let Some((reply, _)) = newest {
-        copies.write(WriteClipboard(reply.body().to_owned()));
-        notice.display = Display::Flex;
+    let newest = log
+        .entities()
+        .iter()
+        .rev()
+        .find(|&&entity| roles.get(entity) == Ok(&Role::Agent));
+    if let Some(&reply) = newest {
+        copies.write(CopyBody(reply));
+    }
+}
+
+/// Hands each asked-for body to the clipboard, shows the notice, and has screen readers say it:
+/// a status line, polite, made anew for each copy, since a live region is read when it appears.
+fn copy_bodies(
+    mut asks: MessageReader<CopyBody>,
+    messages: Query<&Message>,
+    mut clipboard: MessageWriter<WriteClipboard>,
+    notice: Single<(&mut Node, &ChildOf), With<CopiedNotice>>,
+    said: Query<Entity, With<CopiedAnnouncement>>,
+    mut commands: Commands,
+) {
+    let bodies: Vec<&Message> = asks
+        .read()
+        .filter_map(|CopyBody(message)| messages.get(*message).ok())
+        .collect();
+    let Some(last) = bodies.last() else {
+        return;
+    };
+    clipboard.write(WriteClipboard(last.body().to_owned()));
+    let (mut notice, ChildOf(bar)) = notice.into_inner();
+    notice.display = Display::Flex;
+    for old in &said {
+        commands.entity(old).despawn();
+    }
+    commands.entity(*bar).with_child((
+        Name::new("Copied announcement"),
+        CopiedAnnouncement,
+        announcement(COPIED_NOTICE),
+    ));
+}
+
+/// What screen readers are told when a copy is made: [`COPIED_NOTICE`], once.
+#[derive(Component, Debug, Default)]
+pub struct CopiedAnnouncement;
+
+/// Shows the focused message's `복사` button while the keyboard asked for it (Shift+F10), and
+/// hides it once focus moves on, unless the pointer is on that row.
+fn show_the_button_for_the_focused_message(
+    focus: Res<MessageFocus>,
+    input_focus: Res<InputFocus>,
+    rows: Query<(&Node, &Children, &Interaction), With<MessageRow>>,
+    mut buttons: Query<
+        (Entity, &mut Node, &mut Visibility, &mut Text, &ChildOf),
+        (With<CopyButton>, Without<MessageRow>),
+    >,
+    mut shown_on: Local<Option<Entity>>,
+    mut commands: Commands,
+) {
+    let wanted = input_focus
+        .get()
+        .filter(|_| focus.menu_open())
+        .and_then(|row| rows.get(row).ok());
+    match (wanted, buttons.single_mut()) {
+        (Some((row, children, _)), button) => {
+            let Some(&bubble) = children.first() else {
+                return;
+            };
+            if *shown_on == Some(bubble) {
+                return;
+            }
+            *shown_on = Some(bubble);
+            match button {
+                Ok((button, mut node, mut visibility, mut label, _)) => {
+                    *node = beside(row.justify_content);
+                    *visibility = Visibility::Inherited;
+                    label.0 = COPY.into();
+                    commands.entity(bubble).add_child(button);
+                }
+                Err(_) => {
+                    commands
+                        .entity(bubble)
+                        .with_child((copy_button(), beside(row.justify_content)));
+                }
+            }
+        }
+        (None, Ok((_, _, mut visibility, _, ChildOf(bubble)))) => {
+            if shown_on.take() == Some(*bubble) {
+                let hovered = rows.iter().any(|(_, children, interaction)| {
+                    children.first() == Some(bubble) && *interaction != Interaction::None
+                });
+                if !hovered {
+                    *visibility = Visibility::Hidden;
+                }
+            }
+        }
+        (None, Err(_)) => *shown_on = None,
+    }
+}
+
+/// Keeps the button out of the screen reader's tree while it is hidden.
+fn tell_readers_the_button_shows(
+    mut buttons: Query<
+        (&Visibility, &mut AccessibilityNode),
+        (With<CopyButton>, Changed<Visibility>),
+    >,
+) {
+    for (visibility, mut node) in &mut buttons {
+        let hidden = *visibility == Visibility::Hidden;
+        if node.is_hidden() != hidden {
+            if hidden {
+                node.set_hidden();
+            } else {
+                node.clear_hidden();
+            }
+        }
     }
 }
 
@@ -203,6 +328,8 @@ fn hide_the_notice(
     mut keys: MessageReader<KeyboardInput>,
     mut clicks: MessageReader<MouseButtonInput>,
     mut notice: Single<&mut Node, With<CopiedNotice>>,
+    said: Query<Entity, With<CopiedAnnouncement>>,
+    mut commands: Commands,
 ) {
     // Counted, not `any`: every message is read, so none is left to count again next frame.
     let presses = keys.read().filter(|key| key.state.is_pressed()).count()
@@ -212,5 +339,8 @@ fn hide_the_notice(
             .count();
     if presses > 0 && notice.display != Display::None {
         notice.display = Display::None;
+        for old in &said {
+            commands.entity(old).despawn();
+        }
     }
 }

@@ -1,0 +1,270 @@
+//! Keyboard focus in the conversation: every message can be reached, read and copied without
+//! the mouse.
+//!
+//! The window has two focus stops, the conversation and the field. Tab, Shift+Tab or F6 go
+//! from one to the other; in the conversation, the arrows, the page keys, Home and End walk the
+//! messages, Ctrl+C copies the focused one, Shift+F10 (or the Menu key) shows its `복사` button
+//! and Enter presses it; a typed character goes back to the field and lands there. Escape
+//! still quits (`exit.rs`). The field reads every key, in the order they came, and passes on
+//! those that are the conversation's as [`ConversationInput`] (`input/typing.rs`).
+//!
+//! Focus is kept as a place in the log ([`MessageFocus`]), never as a row entity: rows are
+//! recycled to other messages as the view moves, and a focus held by a row would silently
+//! follow it to the wrong message. Each frame, [`show_focus`] finds the row that shows the
+//! focused place, gives it Bevy's [`InputFocus`] (which is what the window backend tells a
+//! screen reader has focus) and draws the focus ring around its bubble. While that message is
+//! out of the mounted rows (the user scrolled away with the wheel), the list itself holds the
+//! focus, and the next key brings the message back into view.
+//!
+//! A screen reader's requests arrive as [`ActionRequest`]s: focus a message (or the list, or
+//! the field), scroll one into view, press the `복사` button. An entity the request names that
+//! no longer exists, or is none of these, is ignored.
+
+use accesskit::Action;
+use bevy::{
+    a11y::{AccessibilitySystems, ActionRequest},
+    input_focus::{FocusCause, InputFocus},
+    prelude::*,
+};
+
+use crate::{
+    AppSystems,
+    chat::MessageLog,
+    input::{ChatInput, ConversationInput, FieldSystems, Walk},
+    scroll::{Item, ScrollInput, VirtualList},
+    theme::Theme,
+    view::{
+        Bubble, Conversation, MessageRow,
+        copy::{CopyBody, CopyButton},
+    },
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MessageFocus>()
+        .add_systems(
+            Update,
+            walk_the_conversation
+                .after(FieldSystems)
+                .before(ScrollInput)
+                .in_set(AppSystems::ReadInput),
+        )
+        .add_systems(PostUpdate, show_focus.before(AccessibilitySystems::Update));
+}
+
+/// The focus ring's width, and its distance from the bubble, in logical pixels.
+pub const RING_WIDTH: f32 = 2.0;
+/// See [`RING_WIDTH`].
+pub const RING_OFFSET: f32 = 2.0;
+
+/// How much of the view is kept clear around the focused message, so that its ring shows
+/// whole: the ring and half the gap between rows.
+const REVEAL_MARGIN: f32 = RING_WIDTH + RING_OFFSET;
+
+/// Which message the conversation's keyboard focus is on, or was on last: it comes back there.
+#[derive(Resource, Debug, Default)]
+pub struct MessageFocus {
+    /// The message's place in the log.
+    place: Option<usize>,
+    /// Whether its `복사` button shows (Shift+F10), until focus moves.
+    menu: bool,
+}
+
+impl MessageFocus {
+    /// The focused message's place in the log, or the one focused last.
+    pub fn place(&self) -> Option<usize> {
+        self.place
+    }
+
+    /// Whether the focused message shows its `복사` button for the keyboard.
+    pub fn menu_open(&self) -> bool {
+        self.menu
+    }
+}
+
+/// Whether keyboard focus is in the conversation: on the list, or on one of its rows.
+pub fn in_conversation(
+    focus: &InputFocus,
+    list: Entity,
+    rows: &Query<&Item, With<MessageRow>>,
+) -> bool {
+    focus
+        .get()
+        .is_some_and(|focused| focused == list || rows.contains(focused))
+}
+
+/// Moves the conversation's focus for the keys the field passed on and for a screen reader's
+/// requests, copies, and scrolls the focused message into view.
+fn walk_the_conversation(
+    mut keys: MessageReader<ConversationInput>,
+    mut requests: MessageReader<ActionRequest>,
+    mut focus: ResMut<MessageFocus>,
+    mut input_focus: ResMut<InputFocus>,
+    log: Res<MessageLog>,
+    conversation: Single<(Entity, &mut VirtualList), With<Conversation>>,
+    rows: Query<&Item, With<MessageRow>>,
+    field: Single<Entity, With<ChatInput>>,
+    buttons: Query<&ChildOf, With<CopyButton>>,
+    parents: Query<&ChildOf>,
+    shown: Query<&MessageRow>,
+    mut copies: MessageWriter<CopyBody>,
+) {
+    let (list_entity, mut list) = conversation.into_inner();
+    let len = list.len();
+    let mut moved = false;
+    for key in keys.read() {
+        match *key {
+            ConversationInput::Focus => {
+                if len == 0 {
+                    // Nothing to reach yet: focus stays in the field.
+                    input_focus.set(*field, FocusCause::Navigated);
+                    continue;
+                }
+                focus.place = Some(focus.place.filter(|&at| at < len).unwrap_or(len - 1));
+                input_focus.set(list_entity, FocusCause::Navigated);
+                moved = true;
+            }
+            ConversationInput::Walk(walk) => {
+                let Some(at) = focus.place.filter(|&at| at < len) else {
+                    continue;
+                };
+                if !in_conversation(&input_focus, list_entity, &rows) {
+                    continue;
+                }
+                let to = match walk {
+                    Walk::Previous => at.saturating_sub(1),
+                    Walk::Next => (at + 1).min(len - 1),
+                    Walk::First => 0,
+                    Walk::Last => len - 1,
+                    Walk::PageUp => page(&list, at, false),
+                    Walk::PageDown => page(&list, at, true),
+                    Walk::Copy => {
+                        copies.write(CopyBody(log.entities()[at]));
+                        continue;
+                    }
+                    Walk::Menu => {
+                        focus.menu = true;
+                        continue;
+                    }
+                    Walk::Press => {
+                        if focus.menu {
+                            copies.write(CopyBody(log.entities()[at]));
+                        }
+                        continue;
+                    }
+                };
+                focus.place = Some(to);
+                focus.menu = false;
+                moved = true;
+            }
+        }
+    }
+    for ActionRequest(request) in requests.read() {
+        let Some(target) = Entity::try_from_bits(request.target_node.0) else {
+            continue;
+        };
+        match request.action {
+            Action::Focus if target == *field => input_focus.set(target, FocusCause::Navigated),
+            Action::Focus | Action::ScrollIntoView if target == list_entity && len > 0 => {
+                if request.action == Action::Focus {
+                    focus.place = Some(focus.place.filter(|&at| at < len).unwrap_or(len - 1));
+                    input_focus.set(list_entity, FocusCause::Navigated);
+                }
+                moved = true;
+            }
+            Action::Focus | Action::ScrollIntoView => {
+                let Ok(&Item(at)) = rows.get(target) else {
+                    continue;
+                };
+                if at >= len {
+                    continue;
+                }
+                if request.action == Action::Focus {
+                    focus.place = Some(at);
+                    focus.menu = false;
+                    input_focus.set(list_entity, FocusCause::Navigated);
+                    moved = true;
+                } else {
+                    list.reveal(at, REVEAL_MARGIN);
+                }
+            }
+            Action::Click => {
+                let message = buttons
+                    .get(target)
+                    .and_then(|ChildOf(bubble)| parents.get(*bubble))
+                    .and_then(|ChildOf(row)| shown.get(*row));
+                if let Ok(row) = message {
+                    copies.write(CopyBody(row.message));
+                }
+            }
+            _ => {}
+        }
+    }
+    if moved && let Some(at) = focus.place {
+        list.reveal(at, REVEAL_MARGIN);
+    }
+}
+
+/// The message a page away from `at`: the furthest one whose top is within a view of `at`'s,
+/// and at least the next one.
+fn page(list: &VirtualList, at: usize, down: bool) -> usize {
+    let (heights, view) = (list.heights(), list.view());
+    let mut to = at;
+    let mut covered = 0.0;
+    loop {
+        let next = if down {
+            (to + 1 < list.len()).then_some(to + 1)
+        } else {
+            to.checked_sub(1)
+        };
+        let Some(next) = next else {
+            break;
+        };
+        covered += heights.extent(if down { to } else { next });
+        if covered > view && to != at {
+            break;
+        }
+        to = next;
+    }
+    to
+}
+
+/// Gives [`InputFocus`] to the row that shows the focused message, and the focus ring to its
+/// bubble; or, while that message has no row, to the list.
+fn show_focus(
+    focus: Res<MessageFocus>,
+    mut input_focus: ResMut<InputFocus>,
+    theme: Res<Theme>,
+    conversation: Single<Entity, With<Conversation>>,
+    rows: Query<(Entity, &Item, &Children), With<MessageRow>>,
+    items: Query<&Item, With<MessageRow>>,
+    mut rings: Query<(Entity, &mut Outline), With<Bubble>>,
+    mut commands: Commands,
+) {
+    let list = *conversation;
+    let focused = in_conversation(&input_focus, list, &items)
+        .then_some(focus.place)
+        .flatten()
+        .and_then(|at| rows.iter().find(|(_, item, _)| item.0 == at));
+    let ringed = focused.and_then(|(_, _, children)| children.first().copied());
+    if in_conversation(&input_focus, list, &items) {
+        let holder = focused.map_or(list, |(row, _, _)| row);
+        if input_focus.get() != Some(holder) {
+            input_focus.set(holder, FocusCause::Navigated);
+        }
+    }
+    let colour = theme.palette().focus_ring;
+    for (bubble, mut outline) in &mut rings {
+        if Some(bubble) != ringed {
+            commands.entity(bubble).remove::<Outline>();
+        } else if outline.color != colour {
+            outline.color = colour;
+        }
+    }
+    if let Some(bubble) = ringed
+        && !rings.contains(bubble)
+    {
+        commands
+            .entity(bubble)
+            .insert(Outline::new(px(RING_WIDTH), px(RING_OFFSET), colour));
+    }
+}

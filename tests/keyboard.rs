@@ -1,0 +1,501 @@
+//! Every message reachable from the keyboard: focus goes into the conversation and back, walks
+//! every message of a long log with the focused one always shown whole, copies, and is what a
+//! screen reader is told has focus. (The real window and AT-SPI client are in
+//! `tests/window.rs`: `the_keyboard_walks_every_message_and_a_screen_reader_hears_each_step`.)
+
+mod common;
+
+use accesskit::{Action, ActionRequest as Request, Live, NodeId, Role as AccessRole, TreeId};
+use agent_chat::{
+    chat::{MessageLog, REPLIES},
+    input::{
+        Field,
+        clipboard::{ClipboardService, WriteClipboard},
+    },
+    view::{
+        MAX_SHOWN_CHARS, ReplyAnnouncement,
+        copy::{COPIED_NOTICE, CopiedAnnouncement, CopiedNotice, CopyButton},
+        focus::MessageFocus,
+    },
+};
+use bevy::{
+    a11y::{AccessibilityNode, ActionRequest},
+    input::keyboard::Key,
+    input_focus::InputFocus,
+    prelude::*,
+    window::{PrimaryWindow, WindowResolution},
+};
+use common::*;
+
+/// What the app put on the clipboard, as the test plays the clipboard.
+#[derive(Resource, Default)]
+struct Copied(Vec<String>);
+
+fn play_the_clipboard(mut writes: MessageReader<WriteClipboard>, mut copied: ResMut<Copied>) {
+    copied
+        .0
+        .extend(writes.read().map(|WriteClipboard(text)| text.clone()));
+}
+
+fn with_clipboard(mut app: App) -> App {
+    app.insert_resource(ClipboardService::Elsewhere)
+        .init_resource::<Copied>()
+        .add_systems(Last, play_the_clipboard);
+    app
+}
+
+fn copied(app: &mut App) -> Vec<String> {
+    std::mem::take(&mut app.world_mut().resource_mut::<Copied>().0)
+}
+
+/// Taps `key` with `modifiers` held, within one frame, and runs it.
+fn chord(app: &mut App, modifiers: &[KeyCode], key: KeyCode) {
+    for &modifier in modifiers {
+        tap_down(app, modifier);
+    }
+    let logical = match key {
+        KeyCode::Tab => Key::Tab,
+        KeyCode::F6 => Key::F6,
+        KeyCode::F10 => Key::F10,
+        KeyCode::ArrowUp => Key::ArrowUp,
+        KeyCode::ArrowDown => Key::ArrowDown,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Escape => Key::Escape,
+        KeyCode::ContextMenu => Key::ContextMenu,
+        KeyCode::KeyC => Key::Character("c".into()),
+        _ => panic!("no logical key for {key:?} here"),
+    };
+    tap(app, key, logical);
+    for &modifier in modifiers {
+        tap_up(app, modifier);
+    }
+    app.update();
+}
+
+fn key(app: &mut App, key: KeyCode) {
+    chord(app, &[], key);
+}
+
+const SHIFT: &[KeyCode] = &[KeyCode::ShiftLeft];
+const CTRL: &[KeyCode] = &[KeyCode::ControlLeft];
+
+fn focused_place(app: &App) -> Option<usize> {
+    app.world().resource::<MessageFocus>().place()
+}
+
+fn input_focus(app: &App) -> Option<Entity> {
+    app.world().resource::<InputFocus>().get()
+}
+
+/// The row that has input focus: it shows message `place`, a screen reader hears it as the
+/// list item at `place` with the message's text, and its bubble has the focus ring.
+fn assert_focus_on(app: &mut App, place: usize, when: &str) -> Entity {
+    assert_eq!(focused_place(app), Some(place), "{when}: the focused place");
+    let row = input_focus(app).expect("something has input focus");
+    let world = app.world_mut();
+    let item = world
+        .get::<agent_chat::scroll::Item>(row)
+        .unwrap_or_else(|| panic!("{when}: input focus is on a row"));
+    assert_eq!(item.0, place, "{when}: the focused row is item {place}");
+    let message = world.resource::<MessageLog>().entities()[place];
+    assert_eq!(
+        world
+            .get::<agent_chat::view::MessageRow>(row)
+            .unwrap()
+            .message,
+        message,
+        "{when}: the focused row shows message {place}"
+    );
+    let node = world.get::<AccessibilityNode>(row).unwrap();
+    assert_eq!(node.role(), AccessRole::ListItem, "{when}");
+    assert_eq!(node.position_in_set(), Some(place), "{when}");
+    let shown = world
+        .get::<Text>(text_of_row(world, row))
+        .unwrap()
+        .0
+        .clone();
+    assert_eq!(
+        node.label(),
+        Some(&shown[..]),
+        "{when}: it is heard as shown"
+    );
+    let bubble = world.get::<Children>(row).unwrap()[0];
+    assert!(
+        world.get::<Outline>(bubble).is_some(),
+        "{when}: the focused bubble has the focus ring"
+    );
+    let mut ringed = world.query_filtered::<Entity, With<Outline>>();
+    assert_eq!(
+        ringed.iter(world).count(),
+        1,
+        "{when}: one ring in the window"
+    );
+    row
+}
+
+/// Asserts that row `row` is wholly inside the conversation's area, ring included.
+fn assert_in_view(app: &mut App, row: Entity, when: &str) {
+    let conversation = the::<agent_chat::view::Conversation>(app);
+    let area = rect(app, conversation);
+    let bubble = app.world().get::<Children>(row).unwrap()[0];
+    let shown = rect(app, bubble);
+    assert!(
+        shown.min.y >= area.min.y - 0.5 && shown.max.y <= area.max.y + 0.5,
+        "{when}: the focused bubble {shown:?} is in the area {area:?}"
+    );
+}
+
+#[test]
+fn shift_tab_focuses_the_newest_message_tab_returns_and_f6_comes_back_to_the_same() {
+    let mut app = headless_app();
+    submit_all(&mut app, &["하나", "둘", "셋"]);
+    let field = input_entity(&mut app);
+
+    chord(&mut app, SHIFT, KeyCode::Tab);
+    assert_focus_on(&mut app, 5, "Shift+Tab");
+    chord(&mut app, CTRL, KeyCode::Home);
+    assert_focus_on(&mut app, 0, "Ctrl+Home");
+
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(input_focus(&app), Some(field), "Tab goes back to the field");
+    let ringed = app
+        .world_mut()
+        .query_filtered::<Entity, With<Outline>>()
+        .iter(app.world())
+        .count();
+    assert_eq!(ringed, 0, "no ring once focus is in the field");
+
+    key(&mut app, KeyCode::F6);
+    assert_focus_on(&mut app, 0, "F6 comes back to the message focused last");
+    key(&mut app, KeyCode::F6);
+    assert_eq!(input_focus(&app), Some(field), "F6 goes back to the field");
+}
+
+#[test]
+fn with_nothing_logged_focus_stays_in_the_field() {
+    let mut app = headless_app();
+    let field = input_entity(&mut app);
+    chord(&mut app, SHIFT, KeyCode::Tab);
+    assert_eq!(input_focus(&app), Some(field));
+    type_text(&mut app, "a");
+    assert_eq!(input_value(&mut app), "a", "and typing goes on");
+}
+
+#[test]
+fn a_character_typed_in_the_conversation_lands_in_the_field_with_the_draft_as_it_was() {
+    let mut app = headless_app();
+    for line in ["하나", "둘"] {
+        type_text(&mut app, line);
+        press_enter(&mut app);
+    }
+    type_text(&mut app, "초안");
+    tap(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft);
+    app.update();
+    let field = input_entity(&mut app);
+
+    chord(&mut app, SHIFT, KeyCode::Tab);
+    key(&mut app, KeyCode::ArrowUp);
+    assert_focus_on(
+        &mut app,
+        2,
+        "Up walks the conversation, not the field's history",
+    );
+    assert_eq!(input_value(&mut app), "초안", "the draft waits");
+
+    // The letter and what follows it in the same frame are the field's.
+    key_in(&mut app, "x");
+    tap(&mut app, KeyCode::ArrowDown, Key::ArrowDown);
+    app.update();
+    assert_eq!(
+        input_focus(&app),
+        Some(field),
+        "typing goes back to the field"
+    );
+    let line = app.world().get::<Field>(field).unwrap().line();
+    assert_eq!(
+        (line.text(), line.caret()),
+        ("초x안", "초x".len()),
+        "the character lands at the caret the draft had"
+    );
+    assert_eq!(
+        focused_place(&app),
+        Some(2),
+        "Down after it was the field's"
+    );
+
+    // Up in the field walks its history, as before.
+    key(&mut app, KeyCode::ArrowUp);
+    assert_eq!(input_value(&mut app), "둘");
+}
+
+#[test]
+fn escape_quits_with_focus_in_the_conversation() {
+    let mut app = headless_app();
+    submit_all(&mut app, &["하나"]);
+    chord(&mut app, SHIFT, KeyCode::Tab);
+    assert_focus_on(&mut app, 1, "Shift+Tab");
+    tap(&mut app, KeyCode::Escape, Key::Escape);
+    app.update();
+    let exits = app.world().resource::<Messages<AppExit>>();
+    assert!(
+        exits
+            .iter_current_update_messages()
+            .any(AppExit::is_success),
+        "Escape asks to quit"
+    );
+}
+
+#[test]
+fn every_key_reaches_every_message_of_100_000_with_the_focused_row_whole_in_view() {
+    let mut app = laid_out_app();
+    fill_log(&mut app, 100_000);
+    finish_mounting(&mut app);
+    let last = 100_000 - 1;
+
+    key(&mut app, KeyCode::F6);
+    let row = assert_focus_on(&mut app, last, "F6");
+    assert_in_view(&mut app, row, "F6");
+
+    let steps: &[(&[KeyCode], KeyCode, &str)] = &[
+        (CTRL, KeyCode::Home, "Ctrl+Home"),
+        (&[], KeyCode::ArrowDown, "Down"),
+        (&[], KeyCode::PageDown, "PageDown"),
+        (&[], KeyCode::PageDown, "PageDown again"),
+        (&[], KeyCode::ArrowUp, "Up"),
+        (&[], KeyCode::PageUp, "PageUp"),
+        (CTRL, KeyCode::End, "Ctrl+End"),
+        (&[], KeyCode::ArrowUp, "Up from the newest"),
+        (&[], KeyCode::Home, "Home"),
+        (&[], KeyCode::End, "End"),
+    ];
+    let mut at = last;
+    for &(modifiers, key_code, when) in steps {
+        let before = at;
+        chord(&mut app, modifiers, key_code);
+        at = focused_place(&app).unwrap();
+        match when {
+            "Ctrl+Home" | "Home" => assert_eq!(at, 0, "{when}"),
+            "Ctrl+End" | "End" => assert_eq!(at, last, "{when}"),
+            "Down" => assert_eq!(at, before + 1, "{when}"),
+            "Up" | "Up from the newest" => assert_eq!(at, before - 1, "{when}"),
+            "PageDown" | "PageDown again" => assert!(at > before + 3, "{when}: {before} to {at}"),
+            "PageUp" => assert!(at + 3 < before, "{when}: {before} to {at}"),
+            _ => unreachable!(),
+        }
+        let row = assert_focus_on(&mut app, at, when);
+        assert_in_view(&mut app, row, when);
+        assert_rows_show_their_messages(&mut app, when);
+    }
+
+    // Held Down: a frame per repeat, rows recycled as the view moves. The focused row is
+    // there, and whole, in every frame.
+    chord(&mut app, CTRL, KeyCode::Home);
+    for n in 1..=300 {
+        tap(&mut app, KeyCode::ArrowDown, Key::ArrowDown);
+        app.update();
+        let row = assert_focus_on(&mut app, n, "held Down");
+        assert_in_view(&mut app, row, &format!("held Down, message {n}"));
+    }
+    assert_rows_show_their_messages(&mut app, "after held Down");
+}
+
+#[test]
+fn focus_stays_on_its_message_through_a_resize() {
+    let mut app = laid_out_app();
+    fill_log(&mut app, 400);
+    finish_mounting(&mut app);
+    chord(&mut app, SHIFT, KeyCode::Tab);
+    for _ in 0..5 {
+        key(&mut app, KeyCode::ArrowUp);
+    }
+    assert_focus_on(&mut app, 394, "before");
+    for (width, height) in [(400, 300), (1600, 900)] {
+        let window = the::<PrimaryWindow>(&mut app);
+        app.world_mut()
+            .get_mut::<Window>(window)
+            .unwrap()
+            .resolution = WindowResolution::new(width, height);
+        app.update();
+        app.update();
+        assert_focus_on(&mut app, 394, &format!("at {width}x{height}"));
+        key(&mut app, KeyCode::ArrowDown);
+        let row = assert_focus_on(&mut app, 395, &format!("Down at {width}x{height}"));
+        assert_in_view(&mut app, row, &format!("at {width}x{height}"));
+        key(&mut app, KeyCode::ArrowUp);
+    }
+}
+
+#[test]
+fn a_new_message_leaves_the_focus_and_the_view_where_they_were() {
+    let mut app = laid_out_app();
+    fill_log(&mut app, 200);
+    finish_mounting(&mut app);
+    key(&mut app, KeyCode::F6);
+    chord(&mut app, CTRL, KeyCode::Home);
+    let row = assert_focus_on(&mut app, 0, "Ctrl+Home");
+    let before = rect(&mut app, row);
+
+    submit(&mut app, "새 메시지");
+    app.update();
+    let row = assert_focus_on(&mut app, 0, "after a new message");
+    assert_eq!(rect(&mut app, row), before, "the focused row did not move");
+    let list = the::<agent_chat::view::Conversation>(&mut app);
+    let node = app.world().get::<AccessibilityNode>(list).unwrap();
+    assert_eq!(node.size_of_set(), Some(202), "the list's count grew");
+    let said: Vec<(Option<String>, Option<Live>)> = app
+        .world_mut()
+        .query_filtered::<&AccessibilityNode, With<ReplyAnnouncement>>()
+        .iter(app.world())
+        .map(|node| (node.label().map(str::to_owned), node.live()))
+        .collect();
+    let log = logged(&app);
+    assert_eq!(
+        said,
+        [(
+            Some(format!("에이전트: {}", log[201].1)),
+            Some(Live::Polite)
+        )],
+        "the new reply, out of view, is still announced"
+    );
+}
+
+/// A screen reader's request, as the window backend hands it to the app.
+fn request(app: &mut App, action: Action, target: u64) {
+    app.world_mut().write_message(ActionRequest(Request {
+        action,
+        target_tree: TreeId::ROOT,
+        target_node: NodeId(target),
+        data: None,
+    }));
+    app.update();
+}
+
+#[test]
+fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored() {
+    let mut app = with_clipboard(laid_out_app());
+    fill_log(&mut app, 60);
+    finish_mounting(&mut app);
+    let rows = row_entities(app.world_mut());
+    let target = *rows
+        .iter()
+        .find(|&&row| app.world().get::<agent_chat::scroll::Item>(row).unwrap().0 == 55)
+        .unwrap();
+
+    request(&mut app, Action::Focus, target.to_bits());
+    let row = assert_focus_on(&mut app, 55, "a reader's focus request");
+    assert_in_view(&mut app, row, "a reader's focus request");
+
+    // A row let go of, an entity that never was, and one that is not a row.
+    let gone = app.world_mut().spawn_empty().id();
+    app.world_mut().despawn(gone);
+    let field = input_entity(&mut app);
+    let notice = the::<CopiedNotice>(&mut app);
+    for stale in [gone.to_bits(), u64::MAX, 12_345, notice.to_bits()] {
+        request(&mut app, Action::Focus, stale);
+        request(&mut app, Action::ScrollIntoView, stale);
+        request(&mut app, Action::Click, stale);
+        assert_focus_on(&mut app, 55, "after a stale request");
+        assert!(
+            copied(&mut app).is_empty(),
+            "a stale request copies nothing"
+        );
+    }
+
+    chord(&mut app, SHIFT, KeyCode::F10);
+    let button = the::<CopyButton>(&mut app);
+    assert_eq!(
+        app.world().get::<Visibility>(button),
+        Some(&Visibility::Inherited),
+        "Shift+F10 shows the focused message's button"
+    );
+    assert!(
+        !app.world()
+            .get::<AccessibilityNode>(button)
+            .unwrap()
+            .is_hidden()
+    );
+    request(&mut app, Action::Click, button.to_bits());
+    let log = app.world().resource::<MessageLog>().entities().to_vec();
+    let body = app
+        .world()
+        .get::<agent_chat::chat::Message>(log[55])
+        .unwrap()
+        .body()
+        .to_owned();
+    assert_eq!(copied(&mut app), [body], "the reader's click copies");
+
+    key(&mut app, KeyCode::ArrowDown);
+    assert_eq!(
+        app.world().get::<Visibility>(button),
+        Some(&Visibility::Hidden),
+        "moving on hides the button"
+    );
+    assert!(
+        app.world()
+            .get::<AccessibilityNode>(button)
+            .unwrap()
+            .is_hidden()
+    );
+
+    request(&mut app, Action::Focus, field.to_bits());
+    assert_eq!(
+        input_focus(&app),
+        Some(field),
+        "a reader can focus the field"
+    );
+}
+
+#[test]
+fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
+    let mut app = with_clipboard(headless_app());
+    let long = "가".repeat(MAX_SHOWN_CHARS + 500);
+    submit(&mut app, &long);
+    chord(&mut app, SHIFT, KeyCode::Tab);
+    key(&mut app, KeyCode::ArrowUp);
+    assert_focus_on(&mut app, 0, "Up");
+
+    chord(&mut app, CTRL, KeyCode::KeyC);
+    assert_eq!(
+        copied(&mut app),
+        [long],
+        "the whole body, longer than the row shows"
+    );
+    let notice = the::<CopiedNotice>(&mut app);
+    assert_eq!(
+        app.world().get::<Node>(notice).unwrap().display,
+        Display::Flex
+    );
+    let said: Vec<(Option<String>, Option<Live>)> = app
+        .world_mut()
+        .query_filtered::<&AccessibilityNode, With<CopiedAnnouncement>>()
+        .iter(app.world())
+        .map(|node| (node.label().map(str::to_owned), node.live()))
+        .collect();
+    assert_eq!(
+        said,
+        [(Some(COPIED_NOTICE.to_owned()), Some(Live::Polite))],
+        "a polite live region says it"
+    );
+
+    key(&mut app, KeyCode::ContextMenu);
+    key(&mut app, KeyCode::Enter);
+    let reply = app.world().resource::<MessageLog>().entities()[0];
+    let body = app
+        .world()
+        .get::<agent_chat::chat::Message>(reply)
+        .unwrap()
+        .body()
+        .to_owned();
+    assert_eq!(copied(&mut app), [body], "the Menu key, then Enter, copies");
+    let said = app
+        .world_mut()
+        .query_filtered::<Entity, With<CopiedAnnouncement>>()
+        .iter(app.world())
+        .count();
+    assert_eq!(said, 1, "one announcement for the new copy, made anew");
+    assert!(REPLIES.len() > 1);
+}
