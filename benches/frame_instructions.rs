@@ -1,6 +1,8 @@
 //! One frame of `benches/frame.rs`, once, with full UI layout: `idle`, `submission`, `wheel`
-//! (one notch in the middle) or `home` (Ctrl+Home from the newest), on a log that already holds
-//! the given number of messages. `benches/frame-instructions.sh` runs it under callgrind, which
+//! (one notch in the middle), `home` (Ctrl+Home from the newest) or `down` (keyboard focus one
+//! message down, from the middle), on a log that already holds the given number of messages.
+//! `hold-down` is no single frame: it holds Down through 1,000 messages from the middle and
+//! prints how many frames showed no focused row, whole, in view. `benches/frame-instructions.sh` runs it under callgrind, which
 //! counts the instructions of [`measured_frame`] alone: a count that does not drift with the
 //! machine's load, as the times of `cargo bench` do.
 //!
@@ -9,9 +11,15 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use bevy::prelude::*;
+use accesskit::{Action, ActionRequest as Request, NodeId, TreeId};
+use agent_chat::{
+    scroll::Item,
+    view::{Bubble, Conversation},
+};
+use bevy::{a11y::ActionRequest, input_focus::InputFocus, prelude::*};
 use common::{
-    fill_log, finish_mounting, fix_pick, laid_out_app, list_mut, submit_all, tap_down, wheel,
+    fill_log, finish_mounting, fix_pick, laid_out_app, list_mut, rect, row_entities, submit_all,
+    tap_down, tap_up, the, wheel,
 };
 
 fn main() {
@@ -41,7 +49,25 @@ fn main() {
             tap_down(&mut app, KeyCode::Home);
             measured_frame(&mut app, App::update);
         }
-        other => panic!("no case {other:?}: idle, submission, wheel or home"),
+        "down" => {
+            focus_the_middle(&mut app);
+            tap_down(&mut app, KeyCode::ArrowDown);
+            measured_frame(&mut app, App::update);
+        }
+        "hold-down" => {
+            let from = focus_the_middle(&mut app);
+            let mut missing = 0;
+            for n in 1..=1000 {
+                tap_down(&mut app, KeyCode::ArrowDown);
+                tap_up(&mut app, KeyCode::ArrowDown);
+                app.update();
+                if !focused_row_in_view(&mut app, from + n) {
+                    missing += 1;
+                }
+            }
+            println!("frames without the focused row, whole, in view: {missing} of 1000");
+        }
+        other => panic!("no case {other:?}: idle, submission, wheel, home, down or hold-down"),
     }
 }
 
@@ -49,4 +75,43 @@ fn main() {
 #[inline(never)]
 fn measured_frame(app: &mut App, frame: impl FnOnce(&mut App)) {
     frame(app);
+}
+
+/// Scrolls to the middle of the log and gives keyboard focus to a message there, as a screen
+/// reader's request does; returns its place.
+fn focus_the_middle(app: &mut App) -> usize {
+    let middle = list_mut(app).heights().total() / 2.0;
+    list_mut(app).scroll_to(middle);
+    finish_mounting(app);
+    let rows = row_entities(app.world_mut());
+    let row = rows[rows.len() / 2];
+    let place = app.world().get::<Item>(row).unwrap().0;
+    app.world_mut().write_message(ActionRequest(Request {
+        action: Action::Focus,
+        target_tree: TreeId::ROOT,
+        target_node: NodeId(row.to_bits()),
+        data: None,
+    }));
+    finish_mounting(app);
+    place
+}
+
+/// Whether the row with input focus shows message `place`, with its bubble wholly inside the
+/// conversation's area.
+fn focused_row_in_view(app: &mut App, place: usize) -> bool {
+    let Some(row) = app.world().resource::<InputFocus>().get() else {
+        return false;
+    };
+    if app.world().get::<Item>(row).is_none_or(|item| item.0 != place) {
+        return false;
+    }
+    let Some(&bubble) = app.world().get::<Children>(row).and_then(|c| c.first()) else {
+        return false;
+    };
+    if app.world().get::<Bubble>(bubble).is_none() {
+        return false;
+    }
+    let conversation = the::<Conversation>(app);
+    let (area, shown) = (rect(app, conversation), rect(app, bubble));
+    shown.min.y >= area.min.y - 0.5 && shown.max.y <= area.max.y + 0.5
 }
