@@ -102,7 +102,11 @@ fn focused_row_in_view(app: &mut App, place: usize) -> bool {
     let Some(row) = app.world().resource::<InputFocus>().get() else {
         return false;
     };
-    if app.world().get::<Item>(row).is_none_or(|item| item.0 != place) {
+    if app
+        .world()
+        .get::<Item>(row)
+        .is_none_or(|item| item.0 != place)
+    {
         return false;
     }
     let Some(&bubble) = app.world().get::<Children>(row).and_then(|c| c.first()) else {

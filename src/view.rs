@@ -424,8 +424,6 @@ impl RowContent<'_> {
         let bubble = (
             Name::new("Bubble"),
             Bubble,
-            // Transparent to screen readers; it holds the row's copy button when it shows.
-            AccessibilityNode(accesskit::Node::new(AccessRole::GenericContainer)),
             Node {
                 max_width: percent(100.0 * BUBBLE_SHARE),
                 border: style.border,

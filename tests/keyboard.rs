@@ -124,17 +124,22 @@ fn assert_focus_on(app: &mut App, place: usize, when: &str) -> Entity {
         "{when}: it is heard as shown"
     );
     let bubble = world.get::<Children>(row).unwrap()[0];
-    assert!(
-        world.get::<Outline>(bubble).is_some(),
-        "{when}: the focused bubble has the focus ring"
-    );
-    let mut ringed = world.query_filtered::<Entity, With<Outline>>();
     assert_eq!(
-        ringed.iter(world).count(),
-        1,
-        "{when}: one ring in the window"
+        rings(world),
+        [bubble],
+        "{when}: the focused bubble, and it alone, has a visible focus ring"
     );
     row
+}
+
+/// The bubbles whose focus ring shows.
+fn rings(world: &mut World) -> Vec<Entity> {
+    world
+        .query::<(Entity, &Outline)>()
+        .iter(world)
+        .filter(|(_, outline)| outline.color.alpha() > 0.0)
+        .map(|(entity, _)| entity)
+        .collect()
 }
 
 /// Asserts that row `row` is wholly inside the conversation's area, ring included.
@@ -162,12 +167,10 @@ fn shift_tab_focuses_the_newest_message_tab_returns_and_f6_comes_back_to_the_sam
 
     key(&mut app, KeyCode::Tab);
     assert_eq!(input_focus(&app), Some(field), "Tab goes back to the field");
-    let ringed = app
-        .world_mut()
-        .query_filtered::<Entity, With<Outline>>()
-        .iter(app.world())
-        .count();
-    assert_eq!(ringed, 0, "no ring once focus is in the field");
+    assert!(
+        rings(app.world_mut()).is_empty(),
+        "no ring once focus is in the field"
+    );
 
     key(&mut app, KeyCode::F6);
     assert_focus_on(&mut app, 0, "F6 comes back to the message focused last");
@@ -388,6 +391,18 @@ fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored
     request(&mut app, Action::Focus, target.to_bits());
     let row = assert_focus_on(&mut app, 55, "a reader's focus request");
     assert_in_view(&mut app, row, "a reader's focus request");
+
+    // Scrolled away, but still mounted in the overscan: the reader asks to see it again.
+    wheel(&mut app, 12.0);
+    let conversation = the::<agent_chat::view::Conversation>(&mut app);
+    let (area, shown) = (rect(&mut app, conversation), rect(&mut app, row));
+    assert!(
+        shown.min.y > area.max.y,
+        "row 55 is below the view after the wheel"
+    );
+    request(&mut app, Action::ScrollIntoView, row.to_bits());
+    app.update();
+    assert_in_view(&mut app, row, "a reader's scroll-into-view request");
 
     // A row let go of, an entity that never was, and one that is not a row.
     let gone = app.world_mut().spawn_empty().id();

@@ -84,7 +84,11 @@ fn borders_the_scrollbar_and_the_focus_ring_stand_out_from_what_they_sit_on() {
             // what it surrounds.
             ("focus ring / window", p.focus_ring, p.window_background),
             ("focus ring / user bubble", p.focus_ring, p.user_background),
-            ("focus ring / agent bubble", p.focus_ring, p.agent_background),
+            (
+                "focus ring / agent bubble",
+                p.focus_ring,
+                p.agent_background,
+            ),
         ] {
             let ratio = contrast(border, next_to);
             assert!(ratio >= 3.0, "{theme}, {name}: {ratio:.2}:1 is below 3:1");

@@ -11,6 +11,12 @@
 //! *preedit*) until the IME *commits* it. The preedit shows at the caret; while there is one,
 //! keys are the IME's, so a platform that also reports them cannot change the line twice.
 //!
+//! Each key goes where keyboard focus is when it comes. Out of the field (in the conversation,
+//! `view/focus.rs`), the keys that walk or copy are passed on as [`ConversationInput`]; Tab, F6
+//! or a typed character bring focus back, and that character, and the keys after it in the
+//! same frame, are the field's. In the field, Tab, Shift+Tab or F6 send focus to the
+//! conversation.
+//!
 //! A paste waits for the clipboard (see [`super::clipboard`]); what is typed after Ctrl+V waits
 //! with it, so the pasted text lands where the user pasted it. Not for long: an application
 //! that owns the clipboard and does not answer would hold the keys for seconds, so after

@@ -41,14 +41,7 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .after(AppSystems::ReadInput),
         )
-        .add_systems(
-            PostUpdate,
-            (
-                show_the_button_for_the_focused_message,
-                tell_readers_the_button_shows,
-            )
-                .chain(),
-        );
+        .add_systems(PostUpdate, show_the_button_for_the_focused_message);
 }
 
 /// Copy this message's body to the clipboard, and say so.
@@ -88,6 +81,23 @@ fn copy_button() -> impl Bundle {
         theme::small_font(),
         Paint::text(|p| p.placeholder).with_border(|p| p.input_border),
     )
+}
+
+/// Puts the button into `bubble`, from the bubble it was in, if any.
+///
+/// For screen readers, the bubble that holds the button becomes a transparent node, so that
+/// the button is read inside its message's list item and not beside the list. Only that bubble:
+/// a node on every bubble would cost every frame (Bevy keeps each node's bounds up to date).
+fn move_button(commands: &mut Commands, button: Entity, from: Option<Entity>, bubble: Entity) {
+    if let Some(from) = from.filter(|&from| from != bubble) {
+        commands.entity(from).try_remove::<AccessibilityNode>();
+    }
+    commands
+        .entity(bubble)
+        .insert(AccessibilityNode(accesskit::Node::new(
+            AccessRole::GenericContainer,
+        )))
+        .add_child(button);
 }
 
 /// What a screen reader is told of the button: a push button `복사` that takes a click.
@@ -131,7 +141,14 @@ pub(super) fn copied_notice() -> impl Bundle {
 fn show_the_button_on_hover(
     rows: Query<(&Interaction, &Node, &Children), (With<MessageRow>, Changed<Interaction>)>,
     mut buttons: Query<
-        (Entity, &mut Node, &mut Visibility, &mut Text, &ChildOf),
+        (
+            Entity,
+            &mut Node,
+            &mut Visibility,
+            &mut AccessibilityNode,
+            &mut Text,
+            &ChildOf,
+        ),
         (With<CopyButton>, Without<MessageRow>),
     >,
     mut commands: Commands,
@@ -151,23 +168,25 @@ fn show_the_button_on_hover(
     }
     let button = buttons.single_mut();
     match (onto, button) {
-        (Some((bubble, justify)), Ok((button, mut node, mut visibility, mut label, parent))) => {
+        (
+            Some((bubble, justify)),
+            Ok((button, mut node, mut visibility, mut reader, mut label, parent)),
+        ) => {
             *node = beside(justify);
-            *visibility = Visibility::Inherited;
+            show(&mut visibility, &mut reader, true);
             if parent.parent() != bubble {
                 label.0 = COPY.into();
-                commands.entity(bubble).add_child(button);
+                move_button(&mut commands, button, Some(parent.parent()), bubble);
             }
         }
         // The first hover, or the row that held the button was let go with it.
         (Some((bubble, justify)), Err(_)) => {
-            commands
-                .entity(bubble)
-                .with_child((copy_button(), beside(justify)));
+            let button = commands.spawn((copy_button(), beside(justify))).id();
+            move_button(&mut commands, button, None, bubble);
         }
-        (None, Ok((_, _, mut visibility, mut label, parent))) => {
+        (None, Ok((_, _, mut visibility, mut reader, mut label, parent))) => {
             if left.contains(&parent.parent()) {
-                *visibility = Visibility::Hidden;
+                show(&mut visibility, &mut reader, false);
                 label.0 = COPY.into();
             }
         }
@@ -257,7 +276,14 @@ fn show_the_button_for_the_focused_message(
     input_focus: Res<InputFocus>,
     rows: Query<(&Node, &Children, &Interaction), With<MessageRow>>,
     mut buttons: Query<
-        (Entity, &mut Node, &mut Visibility, &mut Text, &ChildOf),
+        (
+            Entity,
+            &mut Node,
+            &mut Visibility,
+            &mut AccessibilityNode,
+            &mut Text,
+            &ChildOf,
+        ),
         (With<CopyButton>, Without<MessageRow>),
     >,
     mut shown_on: Local<Option<Entity>>,
@@ -277,26 +303,27 @@ fn show_the_button_for_the_focused_message(
             }
             *shown_on = Some(bubble);
             match button {
-                Ok((button, mut node, mut visibility, mut label, _)) => {
+                Ok((button, mut node, mut visibility, mut reader, mut label, ChildOf(parent))) => {
                     *node = beside(row.justify_content);
-                    *visibility = Visibility::Inherited;
+                    show(&mut visibility, &mut reader, true);
                     label.0 = COPY.into();
-                    commands.entity(bubble).add_child(button);
+                    move_button(&mut commands, button, Some(*parent), bubble);
                 }
                 Err(_) => {
-                    commands
-                        .entity(bubble)
-                        .with_child((copy_button(), beside(row.justify_content)));
+                    let button = commands
+                        .spawn((copy_button(), beside(row.justify_content)))
+                        .id();
+                    move_button(&mut commands, button, None, bubble);
                 }
             }
         }
-        (None, Ok((_, _, mut visibility, _, ChildOf(bubble)))) => {
+        (None, Ok((_, _, mut visibility, mut reader, _, ChildOf(bubble)))) => {
             if shown_on.take() == Some(*bubble) {
                 let hovered = rows.iter().any(|(_, children, interaction)| {
                     children.first() == Some(bubble) && *interaction != Interaction::None
                 });
                 if !hovered {
-                    *visibility = Visibility::Hidden;
+                    show(&mut visibility, &mut reader, false);
                 }
             }
         }
@@ -304,22 +331,14 @@ fn show_the_button_for_the_focused_message(
     }
 }
 
-/// Keeps the button out of the screen reader's tree while it is hidden.
-fn tell_readers_the_button_shows(
-    mut buttons: Query<
-        (&Visibility, &mut AccessibilityNode),
-        (With<CopyButton>, Changed<Visibility>),
-    >,
-) {
-    for (visibility, mut node) in &mut buttons {
-        let hidden = *visibility == Visibility::Hidden;
-        if node.is_hidden() != hidden {
-            if hidden {
-                node.set_hidden();
-            } else {
-                node.clear_hidden();
-            }
-        }
+/// Shows or hides the button, on screen and to screen readers.
+fn show(visibility: &mut Visibility, reader: &mut AccessibilityNode, shown: bool) {
+    if shown {
+        *visibility = Visibility::Inherited;
+        reader.clear_hidden();
+    } else {
+        *visibility = Visibility::Hidden;
+        reader.set_hidden();
     }
 }
 
@@ -328,8 +347,7 @@ fn hide_the_notice(
     mut keys: MessageReader<KeyboardInput>,
     mut clicks: MessageReader<MouseButtonInput>,
     mut notice: Single<&mut Node, With<CopiedNotice>>,
-    said: Query<Entity, With<CopiedAnnouncement>>,
-    mut commands: Commands,
+    mut said: Query<&mut AccessibilityNode, With<CopiedAnnouncement>>,
 ) {
     // Counted, not `any`: every message is read, so none is left to count again next frame.
     let presses = keys.read().filter(|key| key.state.is_pressed()).count()
@@ -339,8 +357,9 @@ fn hide_the_notice(
             .count();
     if presses > 0 && notice.display != Display::None {
         notice.display = Display::None;
-        for old in &said {
-            commands.entity(old).despawn();
+        // Out of the reader's tree with the notice off the screen; the next copy replaces it.
+        for mut node in &mut said {
+            node.set_hidden();
         }
     }
 }

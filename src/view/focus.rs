@@ -48,7 +48,12 @@ pub(super) fn plugin(app: &mut App) {
                 .before(ScrollInput)
                 .in_set(AppSystems::ReadInput),
         )
-        .add_systems(PostUpdate, show_focus.before(AccessibilitySystems::Update));
+        // Its commands (the ring) can wait for the end of the schedule; `InputFocus`, which
+        // the accessibility update reads, it sets in place.
+        .add_systems(
+            PostUpdate,
+            show_focus.before_ignore_deferred(AccessibilitySystems::Update),
+        );
 }
 
 /// The focus ring's width, and its distance from the bubble, in logical pixels.
