@@ -16,9 +16,14 @@ use std::{
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Quoted names that are not Rust's: an X keysym, a D-Bus property, a C function seen in a
-/// profile.
-const NOT_RUST: &[&str] = &["Hangul_Hanja", "ScreenReaderEnabled", "malloc_consolidate"];
+/// Quoted names that are not Rust's: an X keysym, a D-Bus property, an AT-SPI method, a C function
+/// seen in a profile.
+const NOT_RUST: &[&str] = &[
+    "Hangul_Hanja",
+    "ScreenReaderEnabled",
+    "grabFocus",
+    "malloc_consolidate",
+];
 
 /// The crates whose own names docs may quote: Bevy's, the text layout's and the widget's.
 fn is_engine_crate(name: &str) -> bool {
