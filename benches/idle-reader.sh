@@ -38,7 +38,7 @@ measure() { # label, then the environment for the app
   window=$(xdotool search --sync --onlyvisible --name '^agent-chat$' | head -1)
   xdotool windowfocus --sync "$window"
   if [ "$label" = "with a reader" ]; then
-    env "$@" /usr/bin/python3 tests/screen_reader.py tree >/dev/null
+    env "$@" /usr/bin/python3 tests/screen_reader.py tree >/dev/null 2>&1
   fi
   xdotool type --delay 40 "hello" && xdotool key Return
   sleep 15

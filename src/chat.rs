@@ -1,14 +1,16 @@
 //! The conversation model and the one system that turns a submitted line into two messages.
 //!
-//! Nothing here knows about the window, the text widget or the UI: a headless app with only
+//! Of the text widget, it knows only the message the field sends on Enter,
+//! [`TextInputSubmitMessage`], and nothing of the window or the UI: a headless app with only
 //! [`MinimalPlugins`] can run it, and the view reads what it leaves behind.
 
 use bevy::prelude::*;
+use bevy_simple_text_input::TextInputSubmitMessage;
 
 use crate::AppSystems;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<Submission>()
+    app.add_message::<TextInputSubmitMessage>()
         .init_resource::<MessageLog>()
         .init_resource::<SessionRecord>()
         .init_resource::<ReplyPicker>()
@@ -47,7 +49,7 @@ pub enum Role {
 ///
 /// This component shares its name with Bevy's `Message` trait for buffered events. The local
 /// type shadows the prelude's trait, while `#[derive(Message)]` still finds Bevy's derive macro,
-/// which lives in the macro namespace; that is why [`Submission`] below derives it unharmed.
+/// which lives in the macro namespace, so a message type could still be derived here.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 #[component(immutable)]
 pub struct Message {
@@ -65,12 +67,6 @@ impl Message {
         &self.body
     }
 }
-
-/// A raw line the user submitted, before normalization.
-///
-/// The input adapter writes one per Enter press; [`record_submissions`] is its only reader.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct Submission(pub String);
 
 /// Every [`Message`](struct@Message) entity in the order it was created: append-only.
 #[derive(Resource, Debug, Default)]
@@ -182,17 +178,19 @@ pub fn is_invisible(c: char) -> bool {
     )
 }
 
-/// Turns each non-blank [`Submission`] into a user message and an agent reply, in that order.
+/// Turns each non-blank line the field submitted into a user message and an agent reply, in
+/// that order.
 ///
-/// Blank lines stop before the pick, so they leave no record, no message and nothing to render.
+/// The line is read as the field sent it on Enter, raw. Blank lines stop before the pick, so
+/// they leave no record, no message and nothing to render.
 pub fn record_submissions(
-    mut submissions: MessageReader<Submission>,
+    mut submissions: MessageReader<TextInputSubmitMessage>,
     mut picker: ResMut<ReplyPicker>,
     mut log: ResMut<MessageLog>,
     mut record: ResMut<SessionRecord>,
     mut commands: Commands,
 ) {
-    for Submission(raw) in submissions.read() {
+    for TextInputSubmitMessage { value: raw, .. } in submissions.read() {
         let Some(input) = normalize(raw) else {
             continue;
         };

@@ -1,14 +1,16 @@
-//! The adapter between `bevy_simple_text_input` and the app: the only module that knows the
-//! widget.
+//! The adapter between `bevy_simple_text_input` and the app: with `chat`, which reads the one
+//! message the field sends, the only module that knows the widget.
 //!
 //! The widget draws the field: its text, its caret and their colours, the placeholder, the
 //! horizontal scroll. The editing is the adapter's, as on any desktop: `input/typing.rs`
 //! applies keys and input-method text in the order they came to an `input/editor.rs` line
 //! (clusters, words, selection, undo), `input/keys.rs` says which key does what,
 //! `input/clipboard.rs` reaches the system clipboard, and `input/selection.rs` draws the
-//! selection and takes the mouse. Enter's line leaves as the widget's own submit message, which
-//! becomes a [`Submission`], so the rest of the app would not change if the widget were swapped
-//! for another. `input/caret.rs` stops the caret blinking once the user is idle.
+//! selection and takes the mouse. `input/caret.rs` stops the caret blinking once the user is
+//! idle. Enter's line leaves as the widget's own submit message,
+//! [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), which
+//! `chat::record_submissions` reads as it is: swapping the widget for another would change this
+//! module and that one message type.
 
 use bevy::{
     clipboard::Clipboard,
@@ -19,13 +21,12 @@ use bevy::{
 };
 use bevy_simple_text_input::{
     TextInput, TextInputInactive, TextInputNavigationBindings, TextInputPlaceholder,
-    TextInputPlugin, TextInputSettings, TextInputSubmitMessage, TextInputSystem,
-    TextInputTextColor, TextInputTextFont, TextInputValue,
+    TextInputPlugin, TextInputSettings, TextInputSystem, TextInputTextColor, TextInputTextFont,
+    TextInputValue,
 };
 
 use crate::{
     AppSystems,
-    chat::Submission,
     theme::{self, Paint, Palette, Swatch, Theme},
 };
 
@@ -69,7 +70,6 @@ pub(super) fn plugin(app: &mut App) {
             (
                 typing::edit_field,
                 selection::point_and_drag,
-                forward_submissions,
                 typing::show_in_widget,
                 hide_caret_while_composing,
                 show_length_limit,
@@ -268,19 +268,4 @@ fn paint_widget(
             color.0 = palette.placeholder;
         }
     }
-}
-
-/// Passes on the raw line of every Enter, as the field reported it with the widget's message.
-///
-/// The field was emptied at the Enter itself: keys typed after it in the same frame are the
-/// start of the next line, and stay.
-fn forward_submissions(
-    mut submitted: MessageReader<TextInputSubmitMessage>,
-    mut submissions: MessageWriter<Submission>,
-) {
-    submissions.write_batch(
-        submitted
-            .read()
-            .map(|TextInputSubmitMessage { value, .. }| Submission(value.clone())),
-    );
 }

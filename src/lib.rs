@@ -6,8 +6,8 @@
 //! | module     | concern                                                                 |
 //! |------------|-------------------------------------------------------------------------|
 //! | [`chat`]   | roles, messages, the log, the session record, the reply pick            |
-//! | [`input`]  | the text widget, IME text into it, its Enter as a [`chat::Submission`]  |
-//! | [`view`]   | the layout, and a row for each message in or near the view              |
+//! | [`input`]  | the text field: editing, IME text, Enter sending the widget's message   |
+//! | [`view`]   | the layout, a row for each message in or near the view, keyboard focus  |
 //! | [`scroll`] | the virtual list: which rows to mount, where the view is, the scrollbar |
 //! | [`theme`]  | palette, text sizes, and the table that maps a role to its look         |
 //! | [`fonts`]  | the bundled fonts, and which one draws each script and emoji            |
@@ -15,7 +15,8 @@
 //! | [`exit`]   | Escape quits                                                            |
 //!
 //! Beside it, for the window: [`repaint`] has the renderer draw only what changed since the
-//! last frame, and [`wake`] runs one frame for each request for one.
+//! last frame, and [`wake`] runs one frame for each request for one, and wakes the window for
+//! a screen reader's requests.
 //!
 //! `main.rs` adds Bevy's `DefaultPlugins`, this plugin, [`repaint::plugin`] and
 //! [`wake::plugin`]; tests add `MinimalPlugins` and the few resources the widget needs instead
@@ -66,8 +67,8 @@ impl Plugin for AgentChatPlugin {
 /// The app's `Update` systems, in the order the runtime flow runs them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AppSystems {
-    /// Read the keyboard and wheel: the widget's Enter becomes a submission, Escape an exit,
-    /// wheel and page keys a scroll.
+    /// Read the keyboard and wheel: the field sends its line on Enter, Escape exits, keys move
+    /// focus in the conversation, wheel and page keys scroll.
     ReadInput,
     /// Normalize submissions, pick replies, and log the messages.
     Record,
