@@ -10,7 +10,7 @@
 //!
 //! Focus is kept as a place in the log ([`MessageFocus`]), never as a row entity: rows are
 //! recycled to other messages as the view moves, and a focus held by a row would silently
-//! follow it to the wrong message. Each frame, [`show_focus`] finds the row that shows the
+//! follow it to the wrong message. Each frame, `show_focus` finds the row that shows the
 //! focused place, gives it Bevy's [`InputFocus`] (which is what the window backend tells a
 //! screen reader has focus) and draws the focus ring around its bubble. While that message is
 //! out of the mounted rows (the user scrolled away with the wheel), the list itself holds the
