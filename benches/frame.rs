@@ -17,7 +17,8 @@ use std::cell::RefCell;
 
 use bevy::prelude::*;
 use common::{
-    fill_log, finish_mounting, fix_pick, laid_out_app, list_mut, press, submit_all, wheel,
+    fill_log, finish_mounting, fix_pick, laid_out_app, list_mut, press, wheel,
+    write_submit_messages,
 };
 use divan::Bencher;
 
@@ -44,7 +45,7 @@ fn idle_frame(bencher: Bencher, logged: usize) {
 fn frame_with_one_submission(bencher: Bencher, logged: usize) {
     let mut app = app_with_log(logged);
     // Each sample adds two messages to tens of thousands: the log length stays put.
-    bencher.bench_local(|| submit_all(&mut app, &["새 메시지 하나"]));
+    bencher.bench_local(|| write_submit_messages(&mut app, &["새 메시지 하나"]));
 }
 
 #[divan::bench(args = [100, 10_000, 100_000], sample_count = 100, sample_size = 1)]

@@ -18,8 +18,8 @@ use agent_chat::{
 };
 use bevy::{a11y::ActionRequest, input_focus::InputFocus, prelude::*};
 use common::{
-    fill_log, finish_mounting, fix_pick, laid_out_app, list_mut, rect, row_entities, submit_all,
-    tap_down, tap_up, the, wheel,
+    fill_log, finish_mounting, fix_pick, laid_out_app, list_mut, rect, row_entities, tap_down,
+    tap_up, the, wheel, write_submit_messages,
 };
 
 fn main() {
@@ -37,7 +37,9 @@ fn main() {
     finish_mounting(&mut app);
     match case.as_str() {
         "idle" => measured_frame(&mut app, App::update),
-        "submission" => measured_frame(&mut app, |app| submit_all(app, &["새 메시지 하나"])),
+        "submission" => measured_frame(&mut app, |app| {
+            write_submit_messages(app, &["새 메시지 하나"])
+        }),
         "wheel" => {
             let middle = list_mut(&mut app).heights().total() / 2.0;
             list_mut(&mut app).scroll_to(middle);

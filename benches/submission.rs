@@ -11,7 +11,7 @@
 mod common;
 
 use bevy::prelude::*;
-use common::{fill_log, fix_pick, headless_app, submit_all};
+use common::{fill_log, fix_pick, headless_app, write_submit_messages};
 use divan::Bencher;
 
 fn main() {
@@ -33,7 +33,7 @@ fn thousand_submissions_in_one_frame(bencher: Bencher, logged: usize) {
         .with_inputs(|| app_with_log(logged))
         // Returning the app keeps its drop out of the timing.
         .bench_local_values(|mut app| {
-            submit_all(&mut app, &lines);
+            write_submit_messages(&mut app, &lines);
             app
         });
 }

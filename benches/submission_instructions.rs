@@ -9,7 +9,7 @@
 mod common;
 
 use bevy::prelude::*;
-use common::{fill_log, fix_pick, headless_app, submit_all};
+use common::{fill_log, fix_pick, headless_app, write_submit_messages};
 
 fn main() {
     // `cargo bench` runs every bench target with `--bench`; this one only makes sense under
@@ -27,5 +27,5 @@ fn main() {
 /// The frame being counted; the script tells callgrind to count inside this function only.
 #[inline(never)]
 fn measured_frame(app: &mut App, lines: &[&str]) {
-    submit_all(app, lines);
+    write_submit_messages(app, lines);
 }

@@ -9,8 +9,8 @@ use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};
 use agent_chat::chat::REPLIES;
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, input_focus::InputFocus, prelude::*};
 use common::{
-    fix_pick, headless_app, input_entity, press_enter, submit, submit_all, tap, tap_down, tap_up,
-    type_text,
+    fix_pick, headless_app, input_entity, press_enter, submit, tap, tap_down, tap_up, type_text,
+    write_submit_messages,
 };
 
 /// The window's node id; headless apps have no window entity.
@@ -271,7 +271,9 @@ fn each_reply_is_announced_once_a_burst_once_and_the_users_line_never() {
         "typing announces nothing"
     );
     let lines = vec!["한꺼번에"; 500];
-    let heard = announced(&mut app, &mut tree, |app| submit_all(app, &lines));
+    let heard = announced(&mut app, &mut tree, |app| {
+        write_submit_messages(app, &lines)
+    });
     assert_eq!(
         heard.len(),
         1,
@@ -284,7 +286,7 @@ fn scrolled_back_the_reader_finds_the_first_rows_with_their_place_and_hears_noth
     let mut app = headless_app();
     fix_pick(&mut app, &[4]);
     let lines: Vec<String> = (0..1000).map(|i| format!("줄 {i}")).collect();
-    submit_all(&mut app, &lines);
+    write_submit_messages(&mut app, &lines);
     let mut tree = reader_tree(&mut app);
 
     let heard = announced(&mut app, &mut tree, |app| {

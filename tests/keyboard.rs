@@ -157,7 +157,7 @@ fn assert_in_view(app: &mut App, row: Entity, when: &str) {
 #[test]
 fn shift_tab_focuses_the_newest_message_tab_returns_and_f6_comes_back_to_the_same() {
     let mut app = headless_app();
-    submit_all(&mut app, &["하나", "둘", "셋"]);
+    write_submit_messages(&mut app, &["하나", "둘", "셋"]);
     let field = input_entity(&mut app);
 
     chord(&mut app, SHIFT, KeyCode::Tab);
@@ -238,7 +238,7 @@ fn a_character_typed_in_the_conversation_lands_in_the_field_with_the_draft_as_it
 #[test]
 fn escape_quits_with_focus_in_the_conversation() {
     let mut app = headless_app();
-    submit_all(&mut app, &["하나"]);
+    write_submit_messages(&mut app, &["하나"]);
     chord(&mut app, SHIFT, KeyCode::Tab);
     assert_focus_on(&mut app, 1, "Shift+Tab");
     tap(&mut app, KeyCode::Escape, Key::Escape);
@@ -342,7 +342,8 @@ fn a_new_message_leaves_the_focus_and_the_view_where_they_were() {
     let row = assert_focus_on(&mut app, 0, "Ctrl+Home");
     let before = rect(&mut app, row);
 
-    submit(&mut app, "새 메시지");
+    // Sent while focus stays in the conversation (typing would take focus to the field first).
+    write_submit_message(&mut app, "새 메시지");
     app.update();
     let row = assert_focus_on(&mut app, 0, "after a new message");
     assert_eq!(rect(&mut app, row), before, "the focused row did not move");
@@ -468,7 +469,8 @@ fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored
 fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
     let mut app = with_clipboard(headless_app());
     let long = "가".repeat(MAX_SHOWN_CHARS + 500);
-    submit(&mut app, &long);
+    // Longer than the field takes, as a body can arrive by another route.
+    write_submit_message(&mut app, &long);
     chord(&mut app, SHIFT, KeyCode::Tab);
     key(&mut app, KeyCode::ArrowUp);
     assert_focus_on(&mut app, 0, "Up");

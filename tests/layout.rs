@@ -39,7 +39,7 @@ fn size(app: &App, entity: Entity) -> Vec2 {
 fn the_newest_row_is_fully_visible_at_the_end_of_the_submitting_frame() {
     let mut app = laid_out_app();
     // Far more rows than fit in 600 px, all arriving in one frame.
-    submit_all(&mut app, &numbered(40));
+    write_submit_messages(&mut app, &numbered(40));
 
     let (area, rows) = area_and_rows(&mut app);
     let world = app.world();
@@ -77,7 +77,7 @@ fn long_words_and_urls_wrap_inside_a_bubble_of_at_most_three_quarters_width() {
     let mut app = laid_out_app();
     let url = format!("https://example.com/{}", "a1b2c3".repeat(80));
     let word = "가".repeat(300);
-    submit_all(&mut app, &[&url, &word]);
+    write_submit_messages(&mut app, &[&url, &word]);
 
     let (area, rows) = area_and_rows(&mut app);
     let area_width = size(&app, area).x;
@@ -102,7 +102,7 @@ fn long_words_and_urls_wrap_inside_a_bubble_of_at_most_three_quarters_width() {
 fn a_fifty_line_row_grows_and_the_conversation_still_scrolls_to_its_end() {
     let mut app = laid_out_app();
     let lines: Vec<String> = (1..=50).map(|i| format!("{i}번째 줄")).collect();
-    submit_all(&mut app, &[&lines.join("\n")]);
+    write_submit_messages(&mut app, &[&lines.join("\n")]);
 
     let (area, rows) = area_and_rows(&mut app);
     let tall = size(&app, bubble(&app, rows[0])).y;
@@ -122,7 +122,7 @@ fn a_fifty_line_row_grows_and_the_conversation_still_scrolls_to_its_end() {
 fn a_bubble_is_exactly_as_tall_as_its_wrapped_text() {
     let mut app = laid_out_app();
     let url = format!("https://example.com/{}", "abc123".repeat(60));
-    submit_all(&mut app, &[&url, "짧은 말"]);
+    write_submit_messages(&mut app, &[&url, "짧은 말"]);
 
     let (_, rows) = area_and_rows(&mut app);
     for row in rows {
@@ -142,7 +142,7 @@ fn a_bubble_is_exactly_as_tall_as_its_wrapped_text() {
 #[test]
 fn zero_frames_pass_between_the_widgets_enter_and_the_newest_row_in_view() {
     let mut app = laid_out_app();
-    submit_all(&mut app, &["이전 메시지"; 30]);
+    write_submit_messages(&mut app, &["이전 메시지"; 30]);
     common::type_text(&mut app, "지금 보낸 말");
     let before = app.world().resource::<MessageLog>().len();
 
@@ -172,7 +172,7 @@ fn zero_frames_pass_between_the_widgets_enter_and_the_newest_row_in_view() {
 #[test]
 fn the_view_follows_each_submission_but_stays_where_the_user_scrolled_in_between() {
     let mut app = laid_out_app();
-    submit_all(&mut app, &numbered(40));
+    write_submit_messages(&mut app, &numbered(40));
     let end = offset(&mut app);
     assert!(end > 0.0, "enough rows to scroll");
 
@@ -202,7 +202,7 @@ fn the_view_follows_each_submission_but_stays_where_the_user_scrolled_in_between
     assert_eq!(offset(&mut app), end, "Ctrl+End to the newest");
 
     wheel(&mut app, 5.0);
-    submit_all(&mut app, &["새 메시지"]);
+    write_submit_messages(&mut app, &["새 메시지"]);
     let (area, rows) = area_and_rows(&mut app);
     let (area_top, area_bottom) = vertical_extent(&mut app, area);
     let (top, bottom) = vertical_extent(&mut app, *rows.last().unwrap());
@@ -226,7 +226,7 @@ fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
             WindowResolution::new(width, height).with_scale_factor_override(scale),
         );
         let long = "긴 문장이 창의 너비를 넘어서 여러 줄로 감기는지 봅니다 ".repeat(8);
-        submit_all(&mut app, &[&long]);
+        write_submit_messages(&mut app, &[&long]);
 
         let (area, rows) = area_and_rows(&mut app);
         let area = rect(&mut app, area);
@@ -271,12 +271,12 @@ fn sides_borders_and_widths_hold_from_320_px_to_4k_and_at_hidpi_scales() {
 #[test]
 fn the_scrollbar_shows_where_the_view_is_once_there_is_more_than_fits() {
     let mut app = laid_out_app();
-    submit_all(&mut app, &numbered(2));
+    write_submit_messages(&mut app, &numbered(2));
     app.update();
     let (_, _, shown) = scrollbar(&mut app);
     assert!(!shown, "hidden while every row fits");
 
-    submit_all(&mut app, &numbered(40));
+    write_submit_messages(&mut app, &numbered(40));
     app.update();
     let ((track_top, track_bottom), (thumb_top, thumb_bottom), shown) = scrollbar(&mut app);
     assert!(shown, "shown once the rows overflow");
@@ -307,7 +307,7 @@ fn the_scrollbar_shows_where_the_view_is_once_there_is_more_than_fits() {
 #[test]
 fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
     let mut app = laid_out_app();
-    submit_all(&mut app, &numbered(40));
+    write_submit_messages(&mut app, &numbered(40));
     app.update();
     let (track, area) = (the::<Scrollbar>(&mut app), the::<Conversation>(&mut app));
     let (track, area) = (rect(&mut app, track), rect(&mut app, area));
@@ -325,7 +325,7 @@ fn the_scrollbar_sits_in_the_margin_and_takes_no_width_from_the_rows() {
 #[test]
 fn dragging_the_thumb_scrolls_and_a_click_on_the_track_pages() {
     let mut app = laid_out_app();
-    submit_all(&mut app, &numbered(40));
+    write_submit_messages(&mut app, &numbered(40));
     app.update();
     let ((track_top, track_bottom), (thumb_top, thumb_bottom), _) = scrollbar(&mut app);
     let end = offset(&mut app);

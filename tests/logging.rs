@@ -52,11 +52,12 @@ fn bodies_are_logged_at_debug_level_only_and_escaped() {
     let mut app = headless_app();
     // A terminal colour escape, a bell, and a right-to-left override around Korean text.
     let hostile = "\u{1b}[31m빨강\u{7} \u{202e}거꾸로\u{202c}";
-    submit(&mut app, hostile);
+    // The field would turn the controls into spaces; sent raw, they must still log escaped.
+    write_submit_message(&mut app, hostile);
     assert_eq!(
         recorded(&app).0,
         [hostile],
-        "the body itself is kept as typed"
+        "the body itself is kept as sent"
     );
 
     let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();

@@ -90,7 +90,7 @@ fn varied(count: usize) -> Vec<String> {
 fn app_with(submissions: &[String]) -> App {
     let mut app = laid_out_app();
     for burst in submissions.chunks(10_000) {
-        submit_all(&mut app, burst);
+        write_submit_messages(&mut app, burst);
     }
     finish_mounting(&mut app);
     app
@@ -260,7 +260,7 @@ fn a_reader_keeps_their_place_until_a_submission_brings_the_newest_into_view_at_
         "no row moved while nothing happened"
     );
 
-    submit_all(&mut app, &["지금 보낸 말"]);
+    write_submit_messages(&mut app, &["지금 보낸 말"]);
     let seen = in_view(&mut app);
     let (area_top, area_bottom) = area(&mut app);
     let newest = &seen[seen.len() - 2..];
@@ -490,7 +490,7 @@ fn a_jump_moves_a_row_to_a_message_with_the_same_text_without_writing_its_text_a
     let mut app = laid_out_app();
     // Replies in turn, so every reply is among the rows the jump lets go.
     fix_pick(&mut app, &[0, 1, 2, 3, 4]);
-    submit_all(&mut app, &numbered(2_000));
+    write_submit_messages(&mut app, &numbered(2_000));
     finish_mounting(&mut app);
     let world = app.world_mut();
     let written: Vec<(Entity, Tick)> = row_entities(world)

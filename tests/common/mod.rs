@@ -141,18 +141,33 @@ pub fn input_value(app: &mut App) -> String {
     app.world().get::<TextInputValue>(input).unwrap().0.clone()
 }
 
-/// Submits `raw` as the widget does on Enter, then runs one frame.
-pub fn submit(app: &mut App, raw: &str) {
-    let entity = input_entity(app);
-    app.world_mut().write_message(TextInputSubmitMessage {
-        entity,
-        value: raw.to_owned(),
-    });
+/// Types `line` into the field and presses Enter, in one frame, as a person does: the app's own
+/// field reads the keys, sends its line and clears itself.
+///
+/// Only what a keyboard can type: a tab or a newline would move focus or send the line early, and
+/// the field stops taking characters at its length limit. For those, see [`write_submit_message`].
+pub fn submit(app: &mut App, line: &str) {
+    assert!(
+        !line.chars().any(char::is_control)
+            && line.chars().count() <= usize::from(agent_chat::input::MAX_INPUT_CHARS),
+        "{line:?} cannot be typed into the field; write_submit_message sends it as the field would"
+    );
+    key_in(app, line);
+    tap(app, KeyCode::Enter, Key::Enter);
     app.update();
 }
 
-/// Submits each line as the widget does on Enter, all in one frame, then runs that frame.
-pub fn submit_all<S: AsRef<str>>(app: &mut App, lines: &[S]) {
+/// Writes the field's submit message with `raw` in it, skipping the field, then runs one frame.
+///
+/// For lines no keyboard types into a one-line field (tabs and newlines, as a paste or an IME can
+/// bring them; bodies over the length limit) and for tests of the recording alone.
+pub fn write_submit_message(app: &mut App, raw: &str) {
+    write_submit_messages(app, &[raw]);
+}
+
+/// Writes one submit message of the field per line, all in one frame, then runs that frame:
+/// bursts no person could type, for filling a long log fast.
+pub fn write_submit_messages<S: AsRef<str>>(app: &mut App, lines: &[S]) {
     let entity = input_entity(app);
     for line in lines {
         app.world_mut().write_message(TextInputSubmitMessage {
@@ -176,7 +191,7 @@ pub fn fill_log(app: &mut App, messages: usize) {
     let pairs = messages / 2;
     let lines: Vec<String> = (1..=pairs).map(|n| format!("보낸 메시지 {n}")).collect();
     for burst in lines.chunks(10_000) {
-        submit_all(app, burst);
+        write_submit_messages(app, burst);
     }
     drop(lines);
     app.update();
