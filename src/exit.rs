@@ -12,7 +12,7 @@ pub(super) fn plugin(app: &mut App) {
 ///
 /// It touches no conversation state: submissions read in the same frame still complete, since
 /// the app only stops after the frame ends.
-fn exit_on_escape(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppExit>) {
+pub fn exit_on_escape(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppExit>) {
     if keys.just_pressed(KeyCode::Escape) {
         exit.write(AppExit::Success);
     }

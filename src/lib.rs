@@ -1,26 +1,46 @@
 //! agent-chat: a small Bevy ECS chat app. Type a line, press Enter, and an agent answers with a
 //! canned reply.
 //!
-//! The app is one plugin, [`AgentChatPlugin`], built from one module per concern:
+//! # A tour: one Enter, from the key to the rows
 //!
-//! | module     | concern                                                                 |
+//! The whole app is one plugin, [`AgentChatPlugin`]. Its `Update` systems run in four ordered
+//! sets, [`AppSystems`], so one frame takes a key press all the way to the rows on screen. Each
+//! step of the runtime flow is one system, and one test in `tests/runtime_flow.rs` checks it
+//! through the real systems:
+//!
+//! | step | what happens | where | checked by |
+//! |---|---|---|---|
+//! | 1 | Enter: the field sends its line and empties itself, blank or not | `edit_field` in [`input`] | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
+//! | 1–2 | the line is trimmed; a blank one stops here, before anything is picked or kept | [`chat::normalize`], called by [`chat::record_submissions`] | `blank_input_picks_nothing_and_changes_nothing` |
+//! | 3 | one reply is picked from [`chat::REPLIES`], with `rand`'s uniform choice | [`chat::ReplyPicker`] | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
+//! | 4–5 | two immutable entities, [`chat::Message`] with a [`chat::Role`], appended user first to [`chat::MessageLog`]; the inputs and replies to [`chat::SessionRecord`] | [`chat::record_submissions`] | `one_and_several_inputs_are_normalized_answered_and_shown_in_order`, `earlier_messages_and_rows_never_change` |
+//! | 6 | each row's label, class, alignment and border side come from the role alone | [`theme::RoleStyle::of`] | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
+//! | 7 | the rows are mounted in log order and the view follows the newest | [`view::mount_rows`], [`scroll::VirtualList::follow_end`] | `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` |
+//! | 8 | Escape asks the app to exit, whatever else happens in the frame | [`exit::exit_on_escape`] | `escape_requests_app_exit_and_creates_no_state` |
+//!
+//! That is the core: [`chat`], [`exit`], `RoleStyle` in [`theme`] and the row built in [`view`].
+//! The field sends the widget's own [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage),
+//! and [`chat::record_submissions`] reads it directly: one hop, and the model never sees the
+//! widget or the screen, so a headless app with `MinimalPlugins` runs it.
+//!
+//! # What to skip on a first read
+//!
+//! The rest makes it a desktop app, and none of it changes the flow above:
+//!
+//! | module     | what it adds                                                            |
 //! |------------|-------------------------------------------------------------------------|
-//! | [`chat`]   | roles, messages, the log, the session record, the reply pick            |
-//! | [`input`]  | the text field: editing, IME text, Enter sending the widget's message   |
-//! | [`view`]   | the layout, a row for each message in or near the view, keyboard focus  |
-//! | [`scroll`] | the virtual list: which rows to mount, where the view is, the scrollbar |
-//! | [`theme`]  | palette, text sizes, and the table that maps a role to its look         |
+//! | [`input`]  | a desktop-grade field: clusters, words, selection, undo, the clipboard, IME text, a caret that rests |
+//! | [`scroll`] | the virtual list: only the rows in and near the view exist, whatever the log holds |
+//! | [`view`]   | beyond the rows: the layout, keyboard focus in the conversation, the copy button |
+//! | [`theme`]  | palette and text sizes, light and dark                                  |
 //! | [`fonts`]  | the bundled fonts, and which one draws each script and emoji            |
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
-//! | [`exit`]   | Escape quits                                                            |
 //!
-//! Beside it, for the window: [`repaint`] has the renderer draw only what changed since the
-//! last frame, and [`wake`] runs one frame for each request for one, and wakes the window for
-//! a screen reader's requests.
-//!
-//! `main.rs` adds Bevy's `DefaultPlugins`, this plugin, [`repaint::plugin`] and
-//! [`wake::plugin`]; tests add `MinimalPlugins` and the few resources the widget needs instead
-//! (see `tests/common/mod.rs`).
+//! Two more are for the window only, and work around how Bevy 0.19 drives it: [`repaint`] has
+//! the renderer draw only what changed since the last frame, and [`wake`] runs one frame for
+//! each request for one, and wakes the window for a screen reader's requests. `main.rs` adds
+//! them beside Bevy's `DefaultPlugins` and this plugin; tests add `MinimalPlugins` and the few
+//! resources the widget needs instead (see `tests/common/mod.rs`).
 
 use bevy::prelude::*;
 

@@ -132,7 +132,7 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
 /// once, when it appears, without moving focus. One per frame, so a burst of replies is one
 /// announcement, not a queue of them; the user's own lines are never read back, nor are old
 /// replies mounted again by scrolling.
-fn mount_rows(
+pub fn mount_rows(
     log: Res<MessageLog>,
     metrics: Res<TextMetrics>,
     messages: Query<(&Message, &Role)>,

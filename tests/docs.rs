@@ -88,6 +88,60 @@ fn every_rust_name_the_docs_quote_exists() {
     );
 }
 
+#[test]
+fn every_file_the_docs_and_comments_quote_exists() {
+    let root = Path::new(ROOT);
+    let mut texts = vec![root.join("README.md")];
+    texts.extend(markdown_files(&root.join("docs")));
+    texts.extend(rust_files(&[
+        root.join("src"),
+        root.join("tests"),
+        root.join("benches"),
+    ]));
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for file in &texts {
+        let text = fs::read_to_string(file).unwrap();
+        let is_rust = file.extension().is_some_and(|e| e == "rs");
+        for line in text.lines() {
+            // In Rust, only what comments say: code quotes paths for other reasons.
+            if is_rust && !line.trim_start().starts_with("//") {
+                continue;
+            }
+            for path in quoted_paths(line) {
+                checked += 1;
+                if !root.join(path).exists() {
+                    missing.push(format!(
+                        "{}: `{path}`",
+                        file.strip_prefix(root).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "the docs quote files ({checked} found)");
+    assert!(
+        missing.is_empty(),
+        "files the docs and comments quote that the repository no longer has:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The inline code spans of `line` that name a file or folder of this repository by its path
+/// from the root: `src/view/focus.rs`, `tests/common/mod.rs`, `benches/`.
+fn quoted_paths(line: &str) -> Vec<&str> {
+    const TOP: &[&str] = &["src/", "tests/", "benches/", "docs/", "assets/", ".ci/"];
+    line.split('`')
+        .skip(1)
+        .step_by(2)
+        // A command's file argument counts too: `bash benches/idle-cpu.sh`.
+        .flat_map(str::split_whitespace)
+        .filter(|word| TOP.iter().any(|top| word.starts_with(top)))
+        .map(|word| word.trim_end_matches([',', ';', ':', ')']))
+        .filter(|path| !path.contains(['*', '<', '{', '$']))
+        .collect()
+}
+
 /// The inline code spans of `markdown` (outside fenced blocks) that read as Rust names.
 fn quoted_names(markdown: &str) -> Vec<String> {
     let mut names = Vec::new();
