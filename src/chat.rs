@@ -10,7 +10,11 @@ use bevy_simple_text_input::TextInputSubmitMessage;
 use crate::AppSystems;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<TextInputSubmitMessage>()
+    app.register_type::<Role>()
+        .register_type::<Message>()
+        .register_type::<MessageLog>()
+        .register_type::<SessionRecord>()
+        .add_message::<TextInputSubmitMessage>()
         .init_resource::<MessageLog>()
         .init_resource::<SessionRecord>()
         .init_resource::<ReplyPicker>()
@@ -34,8 +38,9 @@ const _: () = assert!(!REPLIES.is_empty(), "REPLIES must not be empty");
 
 /// Who wrote a [`Message`](struct@Message): the single source every on-screen difference is
 /// derived from.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[component(immutable)]
+#[reflect(Component)]
 pub enum Role {
     /// The person typing into the input.
     User,
@@ -50,8 +55,9 @@ pub enum Role {
 /// This component shares its name with Bevy's `Message` trait for buffered events. The local
 /// type shadows the prelude's trait, while `#[derive(Message)]` still finds Bevy's derive macro,
 /// which lives in the macro namespace, so a message type could still be derived here.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[derive(Component, Reflect, Clone, Debug, PartialEq, Eq)]
 #[component(immutable)]
+#[reflect(Component)]
 pub struct Message {
     body: String,
 }
@@ -69,7 +75,8 @@ impl Message {
 }
 
 /// Every [`Message`](struct@Message) entity in the order it was created: append-only.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Reflect, Debug, Default)]
+#[reflect(Resource)]
 pub struct MessageLog(Vec<Entity>);
 
 impl MessageLog {
@@ -92,7 +99,8 @@ impl MessageLog {
 /// What this session has accepted: the normalized inputs and the replies picked for them.
 ///
 /// Entry `i` of [`inputs`](Self::inputs) was answered by entry `i` of [`replies`](Self::replies).
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Reflect, Debug, Default)]
+#[reflect(Resource)]
 pub struct SessionRecord {
     inputs: Vec<String>,
     replies: Vec<&'static str>,
@@ -115,7 +123,8 @@ pub type PickReply = dyn FnMut(&'static [&'static str]) -> Option<&'static str> 
 
 /// The seam through which the reply is picked, so a test can fix the choice and count the calls.
 ///
-/// The default is `rand`'s standard uniform choice over the list.
+/// The default is `rand`'s standard uniform choice over the list. Unlike the other resources it
+/// is not reflected: a closure has nothing an inspector could show.
 #[derive(Resource)]
 pub struct ReplyPicker(Box<PickReply>);
 

@@ -42,7 +42,8 @@ pub(super) fn plugin(app: &mut App) {
         .iter()
         .map(|fallback| fonts.add(static_font(fallback.data)))
         .collect();
-    app.insert_resource(FallbackFonts(fallbacks))
+    app.register_type::<FallbackFonts>()
+        .insert_resource(FallbackFonts(fallbacks))
         .insert_resource(TextMetrics::new(primary))
         .add_systems(
             PostUpdate,
@@ -198,7 +199,8 @@ const SCRIPTS: &[Script] = &[
 ];
 
 /// Strong handles to the [`FALLBACKS`]' font assets, which keep them loaded.
-#[derive(Resource, Debug)]
+#[derive(Resource, Reflect, Debug)]
+#[reflect(Resource)]
 pub struct FallbackFonts(pub Vec<Handle<Font>>);
 
 /// A font asset over bytes compiled into the binary, without copying them.

@@ -56,6 +56,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<CopyNewestReply>()
         .add_message::<ConversationInput>()
         .init_resource::<Clipboard>()
+        .register_type::<ChatInput>()
+        .register_type::<LengthLimitNotice>()
+        .register_type::<caret::CaretBlink>()
         .init_resource::<caret::CaretBlink>()
         // The field's line is settled before the widget draws it, in the same frame.
         .configure_sets(Update, AppSystems::ReadInput.before(TextInputSystem))
@@ -123,7 +126,8 @@ pub const LENGTH_LIMIT_NOTICE: &str = "최대 2000자까지 입력할 수 있어
 pub const PLACEHOLDER: &str = "메시지를 입력하고 Enter를 누르세요";
 
 /// Marks the app's one text field.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct ChatInput;
 
 /// The text field in `palette`'s colours: focused from the start, single line, with a
@@ -185,7 +189,8 @@ fn hide_caret_while_composing(
 }
 
 /// Marks the notice that tells the user the field is full; hidden until it is.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct LengthLimitNotice;
 
 /// The full-field notice, to place next to the field.

@@ -56,7 +56,11 @@ pub use heights::{Estimate, Heights, Shape};
 
 pub(super) fn plugin(app: &mut App) {
     // Registered by the window plugin too; headless apps have none.
-    app.add_message::<CursorMoved>()
+    app.register_type::<Item>()
+        .register_type::<ItemColumn>()
+        .register_type::<Overhang>()
+        .register_type::<Scrollbar>()
+        .add_message::<CursorMoved>()
         .add_systems(
             Update,
             (
@@ -118,7 +122,8 @@ pub struct VirtualList {
 }
 
 /// A mounted item of a [`VirtualList`]: its index in the list.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+#[reflect(Component)]
 pub struct Item(pub usize);
 
 impl VirtualList {
@@ -333,12 +338,14 @@ impl VirtualList {
 
 /// The column that holds a [`VirtualList`]'s mounted items from its anchor on, placed so that
 /// the anchor's item is where the view wants it.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct ItemColumn;
 
 /// The mounted items before the anchor, hanging above the [`ItemColumn`]: its bottom is the
 /// column's top, so they need no height known in advance to sit right.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct Overhang;
 
 /// The one child of a [`VirtualList`]'s node: the [`ItemColumn`] with its [`Overhang`], items
@@ -543,7 +550,8 @@ pub const SCROLLBAR_WIDTH: f32 = 8.0;
 pub const MIN_THUMB_LENGTH: f32 = 3.0 * SCROLLBAR_WIDTH;
 
 /// The scrollbar's track, beside the list it shows and moves.
-#[derive(Component, Debug)]
+#[derive(Component, Reflect, Debug)]
+#[reflect(Component)]
 pub struct Scrollbar {
     /// The [`VirtualList`] entity.
     pub target: Entity,

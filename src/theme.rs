@@ -9,7 +9,10 @@ use bevy::{
 use crate::{chat::Role, fonts::FONT};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Theme>()
+    app.register_type::<Theme>()
+        .register_type::<ThemeChoice>()
+        .register_type::<RowClass>()
+        .init_resource::<Theme>()
         // Both registered by Bevy's window and camera plugins too; headless apps have neither.
         .add_message::<WindowThemeChanged>()
         .init_resource::<ClearColor>()
@@ -108,7 +111,8 @@ impl Palette {
 /// Which palette the app draws with: the platform's preference where the window reports one
 /// (Windows, macOS, Wayland), dark otherwise (X11 reports none), unless the user chose with
 /// [`ThemeChoice`].
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Resource)]
 pub enum Theme {
     /// [`Palette::DARK`].
     #[default]
@@ -138,7 +142,8 @@ impl From<WindowTheme> for Theme {
 
 /// A theme the user chose, which wins over the platform's (`main` reads it from
 /// `AGENT_CHAT_THEME`).
-#[derive(Resource, Clone, Copy, Debug)]
+#[derive(Resource, Reflect, Clone, Copy, Debug)]
+#[reflect(Resource)]
 pub struct ThemeChoice(pub Theme);
 
 /// One colour of a palette, named by the field it reads: `|p| p.text`.
@@ -256,7 +261,8 @@ pub const MARGIN: f32 = 12.0;
 pub const ROW_BORDER: Val = Val::Px(4.0);
 
 /// The structural style class of a row, like a CSS class: what a test or a stylesheet keys on.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Component)]
 pub enum RowClass {
     /// A row showing a [`Role::User`] message.
     UserMessage,

@@ -21,14 +21,20 @@ pub mod focus;
 pub mod paragraph;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((copy::plugin, focus::plugin))
+    app.register_type::<Conversation>()
+        .register_type::<MessageRow>()
+        .register_type::<Bubble>()
+        .register_type::<ReplyAnnouncement>()
+        .register_type::<SpareRows>()
+        .add_plugins((copy::plugin, focus::plugin))
         .add_systems(Startup, spawn_layout)
         .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));
 }
 
 /// The scrolling column of the conversation: a [`VirtualList`] with one item per logged
 /// message, in log order, of which only the rows in and near the view are mounted.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct Conversation {
     /// The items mounted as rows, as of this frame (see [`VirtualList::to_mount`]).
     mounted: Range<usize>,
@@ -39,7 +45,8 @@ pub struct Conversation {
 /// The row holds the role's [`RowClass`](theme::RowClass) and alignment, and its place in the
 /// log as a list [`Item`]; its one child, a [`Bubble`], holds the border, and the bubble's one
 /// child the label text.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+#[reflect(Component)]
 pub struct MessageRow {
     /// The message entity shown.
     pub message: Entity,
@@ -50,7 +57,8 @@ pub struct MessageRow {
 /// The text is a child rather than the bubble itself: a text node with a percentage
 /// `max_width` is measured against the wrong width, which left blank lines under wrapped text
 /// and made the scrollable height overshoot.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct Bubble;
 
 /// Spawns the camera, the conversation area with its scrollbar and, under them, the input
@@ -284,12 +292,14 @@ pub fn mount_rows(
 
 /// What screen readers are told of a reply that came while the user read elsewhere in the
 /// conversation (see `mount_rows`).
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct ReplyAnnouncement;
 
 /// Where rows wait between showing one message and the next: out of layout and out of the
 /// screen reader's tree. See `mount_rows`.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct SpareRows;
 
 /// The holder of the [`SpareRows`], beside the list's column.

@@ -48,7 +48,8 @@ pub(super) fn follow_the_blink_in_virtual_time(mut time: ResMut<Time<Virtual>>) 
 }
 
 /// Whether the caret blinks or rests, and why.
-#[derive(Resource, Debug)]
+#[derive(Resource, Reflect, Debug)]
+#[reflect(Resource)]
 pub struct CaretBlink {
     /// When the last key, IME message, click or focus gain came, on the real-time clock.
     last_input: Duration,

@@ -38,7 +38,8 @@ pub struct ClipboardText(pub Option<String>);
 pub struct WriteClipboard(pub String);
 
 /// Who serves the clipboard messages.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Resource, Reflect, Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[reflect(Resource)]
 pub enum ClipboardService {
     /// The system clipboard, through Bevy's [`Clipboard`].
     #[default]
@@ -49,7 +50,8 @@ pub enum ClipboardService {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<ReadClipboard>()
+    app.register_type::<ClipboardService>()
+        .add_message::<ReadClipboard>()
         .add_message::<ClipboardText>()
         .add_message::<WriteClipboard>()
         .init_resource::<ClipboardService>()

@@ -27,7 +27,10 @@ use crate::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<CopyNewestReply>()
+    app.register_type::<CopyButton>()
+        .register_type::<CopiedNotice>()
+        .register_type::<CopiedAnnouncement>()
+        .add_message::<CopyNewestReply>()
         .add_message::<CopyBody>()
         .add_systems(
             Update,
@@ -57,11 +60,13 @@ pub const COPIED: &str = "복사됨";
 pub const COPIED_NOTICE: &str = "메시지를 복사했어요";
 
 /// Marks a row's copy button.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct CopyButton;
 
 /// Marks the notice that a message was copied; hidden until one is.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct CopiedNotice;
 
 /// The copy button, beside the bubble of the row under the pointer.
@@ -266,7 +271,8 @@ fn copy_bodies(
 }
 
 /// What screen readers are told when a copy is made: [`COPIED_NOTICE`], once.
-#[derive(Component, Debug, Default)]
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
 pub struct CopiedAnnouncement;
 
 /// Shows the focused message's `복사` button while the keyboard asked for it (Shift+F10), and

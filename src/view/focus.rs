@@ -40,7 +40,8 @@ use crate::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<MessageFocus>()
+    app.register_type::<MessageFocus>()
+        .init_resource::<MessageFocus>()
         .add_systems(
             Update,
             walk_the_conversation
@@ -66,7 +67,8 @@ pub const RING_OFFSET: f32 = 2.0;
 const REVEAL_MARGIN: f32 = RING_WIDTH + RING_OFFSET;
 
 /// Which message the conversation's keyboard focus is on, or was on last: it comes back there.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Reflect, Debug, Default)]
+#[reflect(Resource)]
 pub struct MessageFocus {
     /// The message's place in the log.
     place: Option<usize>,
