@@ -10,7 +10,7 @@
 # the last input). CPU is the time its threads ran, as the scheduler counts it, as a percentage
 # of one core; memory is resident set size; wake-ups are voluntary context switches over the
 # resting 10 s, of the main thread (which runs every frame) and of all threads; frames are those
-# the app's renderer drew in each span (the debug line `src/repaint.rs` logs a frame; the floor
+# the app's renderer drew in each span (the debug line `src/workarounds/repaint.rs` logs a frame; the floor
 # has none). Then the floor:
 # a window with the same Bevy features and update mode that shows only a cursor blinking for
 # ever, each blink a whole frame (benches/idle/blink_floor.rs). Last, in
@@ -31,7 +31,7 @@ all_wakeups() { cat /proc/"$1"/task/*/status | awk '/^voluntary_ctxt_switches/ {
 rss_mb() { awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
 # Frames the app's renderer has drawn so far: one debug line each.
 log=/tmp/idle-log.$$
-frames() { grep -c 'agent_chat::repaint' "$log" || true; }
+frames() { grep -c 'agent_chat::workarounds::repaint' "$log" || true; }
 idle_percent() { # pid seconds
   local before after
   before=$(cpu_ns "$1"); sleep "$2"; after=$(cpu_ns "$1")
@@ -47,7 +47,7 @@ open_window() { # binary, window title, extra env
   xvfb=$!
   while [ ! -s /tmp/idle-display.$$ ]; do sleep 0.1; done
   display=":$(cat /tmp/idle-display.$$)"; rm -f /tmp/idle-display.$$
-  env DISPLAY="$display" RUST_LOG=agent_chat::repaint=debug "$@" "$binary" >"$log" 2>&1 &
+  env DISPLAY="$display" RUST_LOG=agent_chat::workarounds::repaint=debug "$@" "$binary" >"$log" 2>&1 &
   pid=$!
   window=$(DISPLAY="$display" timeout 30 xdotool search --sync --onlyvisible --name "^$title\$" | head -1)
   DISPLAY="$display" xdotool windowfocus --sync "$window"

@@ -7,9 +7,9 @@
 #
 # "with a reader": the app runs on a D-Bus session whose accessibility bus says a screen reader
 # is on, and a reader (tests/screen_reader.py) has read its tree, so AccessKit is active and the
-# thread that wakes the window for a reader's requests (src/wake.rs) runs. Then one line is
+# thread that wakes the window for a reader's requests (src/workarounds/wake.rs) runs. Then one line is
 # typed and sent, and after 15 s (the caret rests 10 s after the last key) 10 s are measured.
-# Frames are those the renderer drew (the debug line src/repaint.rs logs for each); wake-ups are
+# Frames are those the renderer drew (the debug line src/workarounds/repaint.rs logs for each); wake-ups are
 # voluntary context switches, of the main thread and of all threads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +32,7 @@ export DISPLAY=":$(cat "$work/display")"
 
 measure() { # label, then the environment for the app
   local label=$1; shift
-  env "$@" RUST_LOG=agent_chat::repaint=debug "$app" >"$work/log" 2>&1 &
+  env "$@" RUST_LOG=agent_chat::workarounds::repaint=debug "$app" >"$work/log" 2>&1 &
   local pid=$!
   local window
   window=$(xdotool search --sync --onlyvisible --name '^agent-chat$' | head -1)
@@ -43,11 +43,11 @@ measure() { # label, then the environment for the app
   xdotool type --delay 40 "hello" && xdotool key Return
   sleep 15
   local frames0 cpu0 main0 all0
-  frames0=$(grep -c 'agent_chat::repaint' "$work/log" || true)
+  frames0=$(grep -c 'agent_chat::workarounds::repaint' "$work/log" || true)
   cpu0=$(cpu_ns "$pid"); main0=$(wakeups "$pid"); all0=$(all_wakeups "$pid")
   sleep 10
   local frames1 cpu1 main1 all1
-  frames1=$(grep -c 'agent_chat::repaint' "$work/log" || true)
+  frames1=$(grep -c 'agent_chat::workarounds::repaint' "$work/log" || true)
   cpu1=$(cpu_ns "$pid"); main1=$(wakeups "$pid"); all1=$(all_wakeups "$pid")
   kill "$pid"; wait "$pid" 2>/dev/null || true
   awk -v l="$label" -v f=$((frames1 - frames0)) -v c=$((cpu1 - cpu0)) \

@@ -36,11 +36,11 @@
 //! | [`fonts`]  | the bundled fonts, and which one draws each script and emoji            |
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
 //!
-//! Two more are for the window only, and work around how Bevy 0.19 drives it: [`repaint`] has
-//! the renderer draw only what changed since the last frame, and [`wake`] runs one frame for
-//! each request for one, and wakes the window for a screen reader's requests. `main.rs` adds
-//! them beside Bevy's `DefaultPlugins` and this plugin; tests add `MinimalPlugins` and the few
-//! resources the widget needs instead (see `tests/common/mod.rs`).
+//! Last, [`workarounds`] holds what the app does only because of how Bevy 0.19 behaves today,
+//! each with the upstream issue and a canary test that fails once it can go. Its plugin (the
+//! renderer drawing only what changed, one frame for each request for one) is for the window
+//! only: `main.rs` adds it beside Bevy's `DefaultPlugins` and this plugin; tests add
+//! `MinimalPlugins` and the few resources the widget needs instead (see `tests/common/mod.rs`).
 
 use bevy::prelude::*;
 
@@ -49,11 +49,10 @@ pub mod chat;
 pub mod exit;
 pub mod fonts;
 pub mod input;
-pub mod repaint;
 pub mod scroll;
 pub mod theme;
 pub mod view;
-pub mod wake;
+pub mod workarounds;
 
 /// The whole app, minus the window and renderer, which `main` brings with `DefaultPlugins`.
 pub struct AgentChatPlugin;

@@ -3,9 +3,8 @@
 use agent_chat::{
     AgentChatPlugin,
     input::caret,
-    repaint,
     theme::{Theme, ThemeChoice},
-    wake,
+    workarounds,
 };
 use bevy::{
     prelude::*,
@@ -13,7 +12,7 @@ use bevy::{
 };
 
 fn main() -> AppExit {
-    explain_startup_failures();
+    workarounds::explain_startup_failures();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -23,7 +22,7 @@ fn main() -> AppExit {
         ..default()
     }))
     .insert_resource(update_mode())
-    .add_plugins((AgentChatPlugin, repaint::plugin, wake::plugin));
+    .add_plugins((AgentChatPlugin, workarounds::plugin));
     if let Some(choice) = theme_choice() {
         app.insert_resource(choice);
     }
@@ -67,31 +66,4 @@ fn update_mode() -> WinitSettings {
         focused_mode: blinking,
         unfocused_mode: blinking,
     }
-}
-
-/// Turns the two start-up failures a user can fix into one line that says how, instead of a panic.
-///
-/// Bevy reports a missing display or GPU by panicking deep inside winit and wgpu set-up; there is
-/// no error value to match on, so the panic message is. Every other panic keeps the default report.
-fn explain_startup_failures() {
-    let default_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| info.payload().downcast_ref::<String>().map(String::as_str))
-            .unwrap_or_default();
-        let advice = if message.contains("Failed to build event loop") {
-            "no display to open a window on: run it in a desktop session, or headless with `xvfb-run -a cargo run`"
-        } else if message.contains("Unable to find a GPU") {
-            "no GPU adapter found: install a Vulkan driver, or Mesa's software one (Debian: `apt-get install mesa-vulkan-drivers`)"
-        } else {
-            return default_hook(info);
-        };
-        // The underlying words too, still on the one line: "no display" has several causes.
-        let cause = message.lines().next().unwrap_or_default();
-        eprintln!("agent-chat: {advice} ({cause})");
-        std::process::exit(1);
-    }));
 }

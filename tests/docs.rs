@@ -14,7 +14,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+#[path = "common/sources.rs"]
+mod sources;
+
+use sources::ROOT;
 
 /// Quoted names that are not Rust's: an X keysym, a D-Bus property, an AT-SPI method, a C function
 /// seen in a profile.
@@ -47,7 +50,7 @@ fn every_rust_name_the_docs_quote_exists() {
     let defined = definitions(&ours);
     let mentioned = identifiers(&ours);
     let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
-    let engine: Vec<String> = rust_files(&engine_sources(root))
+    let engine: Vec<String> = rust_files(&engine_sources())
         .iter()
         .map(|file| fs::read_to_string(file).unwrap_or_default())
         .collect();
@@ -235,33 +238,11 @@ fn contains_word(text: &str, word: &str) -> bool {
 }
 
 /// The source folders of the engine crates in Cargo.lock, as cargo unpacked them.
-fn engine_sources(root: &Path) -> Vec<PathBuf> {
-    let lock = fs::read_to_string(root.join("Cargo.lock")).unwrap();
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cargo"));
-    let registries: Vec<PathBuf> = fs::read_dir(home.join("registry/src"))
-        .map(|dirs| dirs.flatten().map(|dir| dir.path()).collect())
-        .unwrap_or_default();
-    let mut folders = Vec::new();
-    let mut name = None;
-    for line in lock.lines() {
-        if let Some(value) = line.strip_prefix("name = ") {
-            name = Some(value.trim_matches('"').to_owned());
-        } else if let Some(value) = line.strip_prefix("version = ")
-            && let Some(name) = name.take()
-            && is_engine_crate(&name)
-        {
-            let folder = format!("{name}-{}", value.trim_matches('"'));
-            folders.extend(
-                registries
-                    .iter()
-                    .map(|registry| registry.join(&folder).join("src"))
-                    .filter(|path| path.is_dir()),
-            );
-        }
-    }
-    folders
+fn engine_sources() -> Vec<PathBuf> {
+    sources::locked_crate_sources(is_engine_crate)
+        .into_iter()
+        .map(|(_, folder)| folder)
+        .collect()
 }
 
 fn rust_files(dirs: &[PathBuf]) -> Vec<PathBuf> {

@@ -3,7 +3,7 @@
 //!
 //! `benches/idle-cpu.sh` measures it next to the app. Here each blink is one whole frame
 //! (extract, render, present), however little changed, as in any Bevy app; the app draws only
-//! what changed (`src/repaint.rs`), so this is the bar its blinking must come under.
+//! what changed (`src/workarounds/repaint.rs`), so this is the bar its blinking must come under.
 
 use std::time::Duration;
 

@@ -32,7 +32,8 @@ pub const BLINK_INTERVAL: Duration = Duration::from_millis(500);
 /// Not `Duration::MAX`, though Bevy documents that as waiting for ever: bevy_winit 0.19 adds the
 /// wait to the frame's start instant, and when that overflows it keeps the deadline it had set
 /// before, now in the past, so the loop wakes at once, again and again (measured: 127% of a
-/// core instead of 0).
+/// core instead of 0). An engine workaround ([`crate::workarounds`]), fixed upstream by
+/// bevyengine/bevy#24989; canary `bevy_winit_keeps_a_past_deadline_when_the_wait_overflows`.
 pub const SLEEP: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Lets Bevy's virtual clock, which the widget's blink timer runs on, keep up with a window that
@@ -42,7 +43,8 @@ pub const SLEEP: Duration = Duration::from_secs(24 * 60 * 60);
 /// that a game paused in a debugger does not leap ahead. A window that wakes only for the
 /// blink sees 500 ms between frames; clamped to 250 ms, the widget's 500 ms timer finished on
 /// every other wake, so the caret turned on or off once a second, not twice, and every other
-/// frame drew nothing new. Two intervals: the wake may come a little late.
+/// frame drew nothing new. Two intervals: the wake may come a little late. A workaround
+/// ([`crate::workarounds`]); canary `the_widget_blinks_on_the_virtual_clock`.
 pub(super) fn follow_the_blink_in_virtual_time(mut time: ResMut<Time<Virtual>>) {
     time.set_max_delta(2 * BLINK_INTERVAL);
 }

@@ -408,6 +408,8 @@ pub(super) fn show_in_widget(
 /// (`scroll_with_cursor` in bevy_simple_text_input 0.15) to this frame's layout, and asks only
 /// when the rule would move something: with the caret at the end of the line, the widget pins
 /// the line's end to the field's right edge; elsewhere, it scrolls once the caret is out of view.
+/// A workaround ([`crate::workarounds`]); canary
+/// `the_widgets_scroll_rule_is_the_one_typing_copies`.
 pub(super) fn ask_for_the_widgets_scroll(
     lines: Query<
         (&TextLayoutInfo, &ComputedNode, &ChildOf),

@@ -27,7 +27,9 @@ const ZWSP: char = '\u{200B}';
 /// - **Thai** writes no spaces between words, and Bevy 0.19's text layout (Parley 0.9) breaks
 ///   lines with ICU4X's segmenter for non-complex scripts only, so a Thai line could wrap
 ///   only between characters. ICU4X's Thai dictionary finds the word breaks here, and a
-///   zero-width space (U+200B) marks each one.
+///   zero-width space (U+200B) marks each one. A workaround ([`crate::workarounds`]) until
+///   Bevy's Parley breaks complex scripts; canary
+///   `parley_breaks_lines_for_non_complex_scripts_only`.
 pub fn layout_text<'a>(text: &'a str, body: &str) -> Cow<'a, str> {
     let rtl = starts_right_to_left(body);
     let thai = text.chars().any(is_thai);

@@ -22,7 +22,9 @@
 //! read a request asks for the next, in which the app answers it. Without a reader, no thread
 //! runs.
 //!
-//! Only with the window's runner; `main` adds this plugin.
+//! Only with the window's runner. Both halves are engine workarounds (see [`super`]): their
+//! canaries are `bevy_winit_reads_redraw_requests_from_the_start_of_the_queue` and
+//! `a_screen_readers_request_does_not_wake_bevy_winit`.
 
 use std::time::Duration;
 
@@ -38,7 +40,7 @@ use bevy::{
 pub const ACTION_POLL: Duration = Duration::from_millis(50);
 
 /// Drops answered requests at the start of every frame, and wakes the window for a screen
-/// reader's requests; `main` adds it.
+/// reader's requests; [`workarounds::plugin`](super::plugin) adds it.
 pub fn plugin(app: &mut App) {
     app.add_message::<RequestRedraw>()
         .add_message::<ActionRequest>()

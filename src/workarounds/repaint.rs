@@ -23,7 +23,8 @@
 //! uses none of those; gradients and UI materials, which this module cannot see, it must not
 //! use either.
 //!
-//! Only with a renderer: headless, without [`RenderApp`], the plugin adds nothing.
+//! Only with a renderer: headless, without [`RenderApp`], the plugin adds nothing. An engine
+//! workaround (see [`super`]), for as long as Bevy redraws the whole window each frame.
 
 use bevy::{
     asset::AssetId,
@@ -43,7 +44,7 @@ use bevy::{
     },
 };
 
-/// Adds the damage check to the renderer; `main` adds it after `DefaultPlugins`.
+/// Adds the damage check to the renderer; [`workarounds::plugin`](super::plugin) adds it.
 pub fn plugin(app: &mut App) {
     let Some(render_app) = app.get_sub_app_mut(RenderApp) else {
         return;
@@ -136,7 +137,7 @@ fn limit_to_damage(
             .filter(|before| comparable && before.drawn)
             .and_then(|before| damage(before, &frame));
         // One line a frame, to count frames and see what each redrew and what the comparison
-        // cost: `RUST_LOG=agent_chat::repaint=debug cargo run`.
+        // cost: `RUST_LOG=agent_chat::workarounds::repaint=debug cargo run`.
         let compared = started.elapsed();
         if let Some(damage) = damage {
             debug!(

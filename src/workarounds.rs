@@ -1,0 +1,45 @@
+//! The engine workarounds: what the app does only because of how Bevy 0.19 and the crates under
+//! it behave today. None of it is part of the chat, and a first read can skip all of it.
+//!
+//! Each one says the version it was written against, the behaviour it works around, where that
+//! is tracked upstream (or the report, ready to file), and its canary: a test in
+//! `tests/workarounds.rs` that reads the engine's own source, at the version Cargo.lock pins,
+//! and fails once the behaviour is gone. When the canary fails, the workaround may go.
+//!
+//! Three live here. [`plugin`] adds two of them, and `main.rs` adds it after `DefaultPlugins`;
+//! headless tests have no window or renderer to work around:
+//!
+//! | workaround | behaviour (Bevy 0.19.1) | upstream | canary |
+//! |---|---|---|---|
+//! | [`repaint`]: draw only what changed | the UI renderer clears and redraws the whole window every frame; on a software renderer a blinking caret costs a whole frame twice a second | none found; report: "bevy_ui_render: redraw only the damaged region of an unchanged window" | `repaint_was_checked_against_the_locked_bevy` (a version pin: nothing in the source says "no damage tracking") |
+//! | [`wake`]: one frame per request | bevy_winit reads `RequestRedraw` with a fresh cursor after every frame, so one request runs two or three frames | near bevyengine/bevy#16817; report: "bevy_winit re-reads RequestRedraw messages it has answered" | `bevy_winit_reads_redraw_requests_from_the_start_of_the_queue` |
+//! | [`wake`]: a reader's request wakes the window | bevy_winit builds AccessKit's adapter with direct handlers, which queue the request without waking the event loop | report: "AccessKit action requests wait for the next window event in reactive mode" | `a_screen_readers_request_does_not_wake_bevy_winit` |
+//! | [`explain_startup_failures`]: one line, not a backtrace | no display or GPU is a panic, not an error to handle | report: "return an error when the event loop or GPU adapter can't be created" | `the_startup_panics_main_explains_still_say_so` |
+//!
+//! The others must act where the behaviour shows, and say so where they are:
+//!
+//! | workaround | behaviour | upstream | canary |
+//! |---|---|---|---|
+//! | `input::caret::SLEEP`: a day, not `Duration::MAX` | bevy_winit 0.19.1 keeps a deadline in the past when the wait overflows `Instant`, and spins | bevyengine/bevy#24989 (merged after 0.19) | `bevy_winit_keeps_a_past_deadline_when_the_wait_overflows` |
+//! | `input::caret`: the virtual clock's `max_delta` raised to two blinks | bevy_simple_text_input 0.15 blinks on `Time<Virtual>`, which clamps a frame to 250 ms | report: "blink the caret on real time" | `the_widget_blinks_on_the_virtual_clock` |
+//! | `input/typing.rs`: the widget's scroll rule copied | the widget scrolls its line a frame late, in a private system | report: "expose the line's scroll, or scroll before layout" | `the_widgets_scroll_rule_is_the_one_typing_copies` |
+//! | `input/selection.rs`: the widget's spans by index, its line by `Name` | the widget exports no marker for its line | report: "export the inner text's marker" | `the_widget_writes_its_line_as_three_spans_in_a_named_node` |
+//! | `view/paragraph.rs`: a zero-width space at each Thai word break | Parley 0.9 breaks lines with ICU4X's segmenter for non-complex scripts only | linebender/parley#621 (`complex-scripts`, Parley 0.10) | `parley_breaks_lines_for_non_complex_scripts_only` |
+//!
+//! Not a workaround, though it looks like one: the scrollbar's thumb (`scroll.rs`) writes its
+//! own `ComputedNode` and `UiGlobalTransform`. It is placed from the list's heights, which exist
+//! only after layout; this is how a node is drawn in the frame layout ran, without a second
+//! layout pass.
+
+use bevy::prelude::*;
+
+pub mod repaint;
+mod startup;
+pub mod wake;
+
+pub use startup::explain_startup_failures;
+
+/// The window's workarounds: [`repaint`] and [`wake`]; `main` adds it after `DefaultPlugins`.
+pub fn plugin(app: &mut App) {
+    app.add_plugins((repaint::plugin, wake::plugin));
+}

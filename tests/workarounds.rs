@@ -1,0 +1,200 @@
+//! The canaries of the engine workarounds (`src/workarounds.rs` lists them all): each test reads
+//! the source of the crate the app works around, at the version Cargo.lock pins, and checks that
+//! the behaviour the workaround exists for is still there. One fails once the engine no longer
+//! behaves that way: look again at the workaround it names, and most likely remove it.
+
+#[path = "common/sources.rs"]
+mod sources;
+
+use sources::{ROOT, crate_source, locked_version};
+
+/// The text of `source` from the first `start` to the first `end` after it.
+fn between<'a>(source: &'a str, start: &str, end: &str) -> &'a str {
+    let from = source
+        .find(start)
+        .unwrap_or_else(|| panic!("the source still has {start:?}"));
+    let rest = &source[from..];
+    let to = rest
+        .find(end)
+        .unwrap_or_else(|| panic!("{end:?} follows {start:?}"));
+    &rest[..to]
+}
+
+/// Workaround: `input::caret::SLEEP` is a day, where Bevy documents `Duration::MAX` as waiting
+/// for ever. bevy_winit adds the wait to the frame's start with `checked_add` and, when that
+/// overflows, sets no new deadline: the old one, already past, wakes the loop at once, again
+/// and again. bevyengine/bevy#24989 waits instead; once it is in, SLEEP can be `Duration::MAX`.
+#[test]
+fn bevy_winit_keeps_a_past_deadline_when_the_wait_overflows() {
+    let state = crate_source("bevy_winit", "state.rs");
+    let reactive = between(
+        &state,
+        "begin_instant.checked_add(wait)",
+        "if self.redraw_requested",
+    );
+    assert!(
+        !reactive.contains("ControlFlow::Wait)") && !reactive.contains("None"),
+        "bevy_winit {} handles a wait that overflows; input::caret::SLEEP can be Duration::MAX:\n{reactive}",
+        locked_version("bevy_winit")
+    );
+}
+
+/// Workaround: `workarounds::wake` drops the frame's `RequestRedraw` messages at the start of
+/// each frame, because bevy_winit reads them after every frame with a new cursor, from the
+/// start of the queue, and so answers each request two or three times.
+#[test]
+fn bevy_winit_reads_redraw_requests_from_the_start_of_the_queue() {
+    let state = crate_source("bevy_winit", "state.rs");
+    let after_a_frame = between(&state, "fn redraw_requested(", "\n    fn ");
+    assert!(
+        after_a_frame.contains("MessageCursor::<RequestRedraw>::default()")
+            && after_a_frame.contains(".read(app_redraw_events)"),
+        "bevy_winit {} no longer reads RequestRedraw with a fresh cursor after each frame; \
+         workarounds::wake's forget_answered_requests may go",
+        locked_version("bevy_winit")
+    );
+}
+
+/// Workaround: `workarounds::wake` polls the queue of a screen reader's requests and wakes the
+/// window, because bevy_winit's AccessKit handler only queues them: nothing wakes the event loop
+/// until the next window event.
+#[test]
+fn a_screen_readers_request_does_not_wake_bevy_winit() {
+    let accessibility = crate_source("bevy_winit", "accessibility.rs");
+    let handler = between(&accessibility, "fn do_action(", "\n    }\n");
+    assert!(
+        accessibility.contains("Adapter::with_direct_handlers(")
+            && handler.contains("push_back(request)")
+            && !handler.contains("send_event")
+            && !handler.contains("proxy"),
+        "bevy_winit {} now wakes its loop for an action request; workarounds::wake's \
+         watch_for_reader_requests may go:\n{handler}",
+        locked_version("bevy_winit")
+    );
+}
+
+/// Workaround: `workarounds::explain_startup_failures` turns two panics into one line each, by
+/// their text. Fails if the text changes (the hook would silently stop matching) or goes (Bevy
+/// may then return an error the app can handle instead).
+#[test]
+fn the_startup_panics_main_explains_still_say_so() {
+    let ours = std::fs::read_to_string(format!("{ROOT}/src/workarounds/startup.rs")).unwrap();
+    for (krate, file, text) in [
+        ("bevy_winit", "lib.rs", "Failed to build event loop"),
+        ("bevy_render", "renderer/mod.rs", "Unable to find a GPU"),
+    ] {
+        assert!(
+            crate_source(krate, file).contains(&format!("\"{text}")),
+            "{krate} {} no longer panics with {text:?}; see workarounds::explain_startup_failures",
+            locked_version(krate)
+        );
+        assert!(
+            ours.contains(&format!("\"{text}\"")),
+            "the hook matches {text:?}"
+        );
+    }
+}
+
+/// Workaround: `workarounds::repaint` draws only what changed, because Bevy's UI renderer clears
+/// and redraws the whole window every frame. Nothing in Bevy's source says "no damage tracking",
+/// so this canary is a version pin: when Bevy moves, read its release notes for partial redraw,
+/// and run the window test that compares a partial frame with a whole one.
+#[test]
+fn repaint_was_checked_against_the_locked_bevy() {
+    assert_eq!(
+        locked_version("bevy_ui_render"),
+        "0.19.1",
+        "Bevy moved: does it redraw only what changed now? If not, update this pin after \
+         after_a_blinking_caret_redrew_only_itself_the_window_is_the_one_a_whole_frame_draws passes"
+    );
+}
+
+/// Workaround: `input::caret` raises `Time<Virtual>`'s `max_delta` to two blinks, because the
+/// widget's blink timer runs on the virtual clock, which clamps a frame to 250 ms: a window that
+/// wakes only to blink would blink at half speed.
+#[test]
+fn the_widget_blinks_on_the_virtual_clock() {
+    let widget = crate_source("bevy_simple_text_input", "lib.rs");
+    let blink = between(&widget, "fn blink_cursor(", ") {");
+    assert!(
+        blink.contains("time: Res<Time>,"),
+        "bevy_simple_text_input {} no longer blinks on the virtual clock; \
+         input::caret::follow_the_blink_in_virtual_time may go:\n{blink}",
+        locked_version("bevy_simple_text_input")
+    );
+}
+
+/// Workaround: `input/typing.rs` applies the widget's private `scroll_with_cursor` rule a frame
+/// early, to ask for the widget's late frame only when it moves something. A copy is only right
+/// while the original is the same: this fingerprints it.
+#[test]
+fn the_widgets_scroll_rule_is_the_one_typing_copies() {
+    let widget = crate_source("bevy_simple_text_input", "lib.rs");
+    let rule = between(&widget, "fn scroll_with_cursor(", "\n}\n");
+    let words: Vec<&str> = rule.split_whitespace().collect();
+    assert_eq!(
+        (words.len(), fnv1a(&words.join(" "))),
+        (SCROLL_RULE_WORDS, SCROLL_RULE_FINGERPRINT),
+        "bevy_simple_text_input {}'s scroll_with_cursor changed: check the copy in \
+         input/typing.rs (ask_for_the_widgets_scroll), then update the fingerprint",
+        locked_version("bevy_simple_text_input")
+    );
+}
+
+/// `scroll_with_cursor` of bevy_simple_text_input 0.15.0, whitespace aside.
+const SCROLL_RULE_WORDS: usize = 185;
+const SCROLL_RULE_FINGERPRINT: u64 = 11_280_862_499_771_138_460;
+
+/// The FNV-1a hash: small, and the same on every platform and Rust version.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Workaround: `input/selection.rs` finds the widget's line by its `Name` and its spans by
+/// their place, because the widget keeps its marker and span indices private.
+#[test]
+fn the_widget_writes_its_line_as_three_spans_in_a_named_node() {
+    let widget = crate_source("bevy_simple_text_input", "lib.rs");
+    let version = locked_version("bevy_simple_text_input");
+    assert!(
+        widget.contains("\nstruct TextInputInner;"),
+        "bevy_simple_text_input {version} exports its line's marker: selection.rs can use it"
+    );
+    for span in [
+        "const PRE_CURSOR_SPAN: usize = 1;",
+        "const CURSOR_SPAN: usize = 2;",
+        "const POST_CURSOR_SPAN: usize = 3;",
+    ] {
+        assert!(
+            widget.contains(span),
+            "bevy_simple_text_input {version} changed its spans ({span}): check selection.rs"
+        );
+    }
+    let line = between(
+        &widget,
+        "Name::new(\"TextInputInner\")",
+        "Name::new(\"TextInputPlaceholderInner\")",
+    );
+    assert_eq!(
+        line.matches("TextSpan::new(").count(),
+        3,
+        "bevy_simple_text_input {version} writes its line in three spans"
+    );
+}
+
+/// Workaround: `view/paragraph.rs` marks each Thai word break with a zero-width space, because
+/// Bevy's Parley finds line breaks with ICU4X's segmenter for non-complex scripts only, which
+/// breaks Thai anywhere between characters. Parley 0.10's `complex-scripts` feature
+/// (linebender/parley#621) uses the dictionaries.
+#[test]
+fn parley_breaks_lines_for_non_complex_scripts_only() {
+    let analysis = crate_source("parley", "analysis/mod.rs");
+    assert!(
+        analysis.contains("LineSegmenter::new_for_non_complex_scripts")
+            && !analysis.contains("new_dictionary"),
+        "parley {} can break Thai by dictionary: view/paragraph.rs's word marks may go",
+        locked_version("parley")
+    );
+}
