@@ -1,16 +1,32 @@
-//! The conversation model and the one system that turns a submitted line into two messages.
+//! The core: the spec's flow as it would be in any Bevy app, and what a student copies.
 //!
-//! Of the text widget, it knows only the message the field sends on Enter,
-//! [`TextInputSubmitMessage`], and nothing of the window or the UI: a headless app with only
-//! [`MinimalPlugins`] can run it, and the view reads what it leaves behind.
+//! - Enter in the field: the text widget's entity sends [`TextInputSubmitMessage`] with its line,
+//!   and empties itself.
+//! - [`record_submissions`] reads that message directly. A line that is blank once trimmed
+//!   ([`normalize`]) stops there. Otherwise one reply is picked ([`ReplyPicker`]), and two
+//!   immutable entities, a [`Message`](struct@Message) with its [`Role`] each, are appended,
+//!   user first, to the [`MessageLog`]; the [`SessionRecord`] keeps the inputs and replies.
+//! - [`RoleStyle::of`] is the one table from a role to a row's label, class, alignment and border
+//!   side ([`style`]); the view builds every row from it.
+//! - Escape asks the app to exit ([`exit`]).
+//!
+//! Of the text widget, it knows only that message, and nothing of the window or the UI: a
+//! headless app with only [`MinimalPlugins`] runs it, and the view reads what it leaves behind.
 
 use bevy::prelude::*;
 use bevy_simple_text_input::TextInputSubmitMessage;
 
 use crate::AppSystems;
 
+pub mod exit;
+pub mod style;
+
+pub use style::{ROW_BORDER, RoleStyle, RowClass};
+
 pub(super) fn plugin(app: &mut App) {
-    app.register_type::<Role>()
+    app.add_plugins(exit::plugin)
+        .register_type::<Role>()
+        .register_type::<RowClass>()
         .register_type::<Message>()
         .register_type::<MessageLog>()
         .register_type::<SessionRecord>()

@@ -14,11 +14,12 @@
 //! | 1–2 | the line is trimmed; a blank one stops here, before anything is picked or kept | [`chat::normalize`], called by [`chat::record_submissions`] | `blank_input_picks_nothing_and_changes_nothing` |
 //! | 3 | one reply is picked from [`chat::REPLIES`], with `rand`'s uniform choice | [`chat::ReplyPicker`] | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
 //! | 4–5 | two immutable entities, [`chat::Message`] with a [`chat::Role`], appended user first to [`chat::MessageLog`]; the inputs and replies to [`chat::SessionRecord`] | [`chat::record_submissions`] | `one_and_several_inputs_are_normalized_answered_and_shown_in_order`, `earlier_messages_and_rows_never_change` |
-//! | 6 | each row's label, class, alignment and border side come from the role alone | [`theme::RoleStyle::of`] | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
+//! | 6 | each row's label, class, alignment and border side come from the role alone | [`chat::RoleStyle::of`] | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
 //! | 7 | the rows are mounted in log order and the view follows the newest | [`view::mount_rows`], [`scroll::VirtualList::follow_end`] | `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` |
-//! | 8 | Escape asks the app to exit, whatever else happens in the frame | [`exit::exit_on_escape`] | `escape_requests_app_exit_and_creates_no_state` |
+//! | 8 | Escape asks the app to exit, whatever else happens in the frame | [`chat::exit::exit_on_escape`] | `escape_requests_app_exit_and_creates_no_state` |
 //!
-//! That is the core: [`chat`], [`exit`], `RoleStyle` in [`theme`] and the row built in [`view`].
+//! That is the core, the [`chat`] module (with [`chat::style`] and [`chat::exit`]), and the rows
+//! built from it in [`view`].
 //! The field sends the widget's own [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage),
 //! and [`chat::record_submissions`] reads it directly: one hop, and the model never sees the
 //! widget or the screen, so a headless app with `MinimalPlugins` runs it.
@@ -46,7 +47,6 @@ use bevy::prelude::*;
 
 pub mod a11y;
 pub mod chat;
-pub mod exit;
 pub mod fonts;
 pub mod input;
 pub mod scroll;
@@ -78,7 +78,6 @@ impl Plugin for AgentChatPlugin {
             input::plugin,
             view::plugin,
             scroll::plugin,
-            exit::plugin,
         ));
     }
 }

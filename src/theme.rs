@@ -1,17 +1,17 @@
-//! How things look: the palettes and which one is in use, the text sizes, and the one table
-//! that turns a role into style. Which font draws each character is `fonts`' concern.
+//! How things look: the palettes and which one is in use, and the text sizes. Which palette
+//! colour each role takes is the core's table (`chat::RoleStyle`); which font draws each
+//! character is `fonts`' concern.
 
 use bevy::{
     prelude::*,
     window::{PrimaryWindow, WindowTheme, WindowThemeChanged},
 };
 
-use crate::{chat::Role, fonts::FONT};
+use crate::fonts::FONT;
 
 pub(super) fn plugin(app: &mut App) {
     app.register_type::<Theme>()
         .register_type::<ThemeChoice>()
-        .register_type::<RowClass>()
         .init_resource::<Theme>()
         // Both registered by Bevy's window and camera plugins too; headless apps have neither.
         .add_message::<WindowThemeChanged>()
@@ -256,64 +256,3 @@ pub fn paint(
 /// The space around the window's content and between the conversation and the input, in
 /// logical pixels.
 pub const MARGIN: f32 = 12.0;
-
-/// Width of the one border that marks a row's side.
-pub const ROW_BORDER: Val = Val::Px(4.0);
-
-/// The structural style class of a row, like a CSS class: what a test or a stylesheet keys on.
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[reflect(Component)]
-pub enum RowClass {
-    /// A row showing a [`Role::User`] message.
-    UserMessage,
-    /// A row showing a [`Role::Agent`] reply.
-    AgentReply,
-}
-
-/// Everything the screen shows differently per role. Adding a role is one arm in [`Self::of`].
-///
-/// Alignment and border side make the author visible without colour; colour only adds to them.
-#[derive(Clone, Debug)]
-pub struct RoleStyle {
-    /// The speaker's name shown before the body.
-    pub label: &'static str,
-    /// The row's style class.
-    pub class: RowClass,
-    /// Where the bubble sits in its row.
-    pub justify: JustifyContent,
-    /// The bubble's border widths: one side only.
-    pub border: UiRect,
-    /// The bubble's border colour.
-    pub border_color: Swatch,
-    /// The bubble's fill.
-    pub background: Swatch,
-}
-
-impl RoleStyle {
-    /// The style of every row of `role`.
-    pub fn of(role: Role) -> Self {
-        match role {
-            Role::User => Self {
-                label: "사용자",
-                class: RowClass::UserMessage,
-                justify: JustifyContent::FlexStart,
-                border: UiRect::left(ROW_BORDER),
-                border_color: |p| p.user_border,
-                background: |p| p.user_background,
-            },
-            Role::Agent => Self {
-                label: "에이전트",
-                class: RowClass::AgentReply,
-                justify: JustifyContent::FlexEnd,
-                border: UiRect::right(ROW_BORDER),
-                border_color: |p| p.agent_border,
-                background: |p| p.agent_background,
-            },
-        }
-    }
-
-    /// The text a row shows: `<label>: <body>`.
-    pub fn text(&self, body: &str) -> String {
-        format!("{}: {}", self.label, body)
-    }
-}

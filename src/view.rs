@@ -9,11 +9,11 @@ use bevy::{a11y::AccessibilityNode, input_focus::InputFocus, prelude::*, window:
 use crate::{
     AppSystems,
     a11y::{accessible, announcement},
-    chat::{Message, MessageLog, Role},
+    chat::{self, Message, MessageLog, Role, RoleStyle},
     fonts::TextMetrics,
     input,
     scroll::{self, Item, Shape, VirtualList},
-    theme::{self, Paint, RoleStyle, Theme},
+    theme::{self, Paint, Theme},
 };
 
 pub mod copy;
@@ -42,7 +42,7 @@ pub struct Conversation {
 
 /// A row in the conversation, pointing at the [`Message`](struct@Message) entity it shows.
 ///
-/// The row holds the role's [`RowClass`](theme::RowClass) and alignment, and its place in the
+/// The row holds the role's [`RowClass`](chat::RowClass) and alignment, and its place in the
 /// log as a list [`Item`]; its one child, a [`Bubble`], holds the border, and the bubble's one
 /// child the label text.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
@@ -368,8 +368,8 @@ fn estimate_row(shape: Shape, width: f32) -> f32 {
     lines * LINE_HEIGHT + 2.0 * BUBBLE_PADDING.y
 }
 
-/// [`theme::ROW_BORDER`] in logical pixels.
-const ROW_BORDER_WIDTH: f32 = match theme::ROW_BORDER {
+/// [`chat::ROW_BORDER`] in logical pixels.
+const ROW_BORDER_WIDTH: f32 = match chat::ROW_BORDER {
     Val::Px(width) => width,
     _ => panic!("the row border is given in pixels"),
 };

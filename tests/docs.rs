@@ -120,6 +120,16 @@ fn every_file_the_docs_and_comments_quote_exists() {
                     ));
                 }
             }
+            // A Markdown link to a file of the repository, relative to the linking file.
+            for target in link_targets(line).filter(|_| !is_rust) {
+                checked += 1;
+                if !file.parent().unwrap().join(target).exists() {
+                    missing.push(format!(
+                        "{}: ({target})",
+                        file.strip_prefix(root).unwrap().display()
+                    ));
+                }
+            }
         }
     }
     assert!(checked > 50, "the docs quote files ({checked} found)");
@@ -143,6 +153,16 @@ fn quoted_paths(line: &str) -> Vec<&str> {
         .map(|word| word.trim_end_matches([',', ';', ':', ')']))
         .filter(|path| !path.contains(['*', '<', '{', '$']))
         .collect()
+}
+
+/// The targets of the Markdown links in `line` that point into the repository: not to the web,
+/// not to an anchor of the same page; an anchor after a path is left out.
+fn link_targets(line: &str) -> impl Iterator<Item = &str> {
+    line.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')'))
+        .map(|(target, _)| target.split('#').next().unwrap_or_default())
+        .filter(|target| !target.is_empty() && !target.contains("://") && !target.contains(' '))
 }
 
 /// The inline code spans of `markdown` (outside fenced blocks) that read as Rust names.

@@ -4,14 +4,14 @@
 mod common;
 
 use agent_chat::{
-    chat::{MessageLog, REPLIES, Role, is_invisible, normalize},
+    chat::{MessageLog, REPLIES, ROW_BORDER, Role, RowClass, is_invisible, normalize},
     fonts,
     input::{
         LENGTH_LIMIT_NOTICE, MAX_INPUT_CHARS,
         editor::{LineEditor, Motion},
     },
     scroll::UNSIZED_VIEW,
-    theme::{Palette, ROW_BORDER, RowClass},
+    theme::Palette,
     view::{MAX_SHOWN_CHARS, paragraph},
 };
 use bevy::{input::keyboard::Key, prelude::*, text::DEFAULT_FONT_DATA};

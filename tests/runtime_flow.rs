@@ -6,8 +6,7 @@
 mod common;
 
 use agent_chat::{
-    chat::{REPLIES, Role},
-    theme::{ROW_BORDER, RowClass},
+    chat::{REPLIES, ROW_BORDER, Role, RowClass},
     view::MessageRow,
 };
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, prelude::*};

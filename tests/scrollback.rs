@@ -4,9 +4,8 @@
 mod common;
 
 use agent_chat::{
-    chat::MessageLog,
+    chat::{MessageLog, RowClass},
     scroll::{Item, LINE, MIN_THUMB_LENGTH, OVERSCAN_STEP, Scrollbar},
-    theme::RowClass,
     view::Conversation,
 };
 use bevy::{

@@ -13,10 +13,10 @@ use std::sync::{Arc, Mutex};
 
 use agent_chat::{
     AgentChatPlugin,
-    chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, SessionRecord},
+    chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, RoleStyle, RowClass, SessionRecord},
     input::{ChatInput, LengthLimitNotice},
     scroll::{self, Item, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
-    theme::{self, RoleStyle, RowClass},
+    theme,
     view::{self, Bubble, MessageRow, copy::CopyButton},
 };
 use bevy::{
