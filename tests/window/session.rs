@@ -1,0 +1,794 @@
+//! The harness's processes: the X server, the D-Bus session with ibus and the accessibility bus,
+//! the app itself, and the keyboard, clipboard and screen reader that reach it.
+
+use std::{
+    fs,
+    io::{BufRead, BufReader},
+    path::{Path, PathBuf},
+    process::{Child, Command, ExitStatus, Stdio},
+    sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard},
+    thread::sleep,
+    time::{Duration, Instant},
+};
+
+use agent_chat::theme::{Palette, Theme};
+
+use super::{APP, NEEDS_BUS, NEEDS_X, WINDOW, screen::*};
+
+/// An Xvfb server on a display number of its own choosing, stopped on drop.
+pub struct Xvfb {
+    pub process: Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Self {
+        let mut process = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1600x1000x24",
+                "-nolisten",
+                "tcp",
+                // By default an X server resets when its last client leaves, and a client
+                // connecting during the reset fails: the tools here come and go while the app
+                // connects.
+                "-noreset",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start Xvfb ({NEEDS_X}): {e}"));
+        let mut line = String::new();
+        BufReader::new(process.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("Xvfb reports its display number");
+        let display = format!(":{}", line.trim());
+        Self { process, display }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        // SIGTERM, not `kill()`'s SIGKILL: a killed X server leaves its socket and lock file in
+        // /tmp, and a later server given that display number could not be connected to.
+        let stopped = Command::new("kill")
+            .arg(self.process.id().to_string())
+            .status();
+        if !stopped.is_ok_and(|status| status.success()) {
+            let _ = self.process.kill();
+        }
+        let _ = self.process.wait();
+    }
+}
+
+/// An IME session runs alone: with other windows busy on the two cores (two ibus sessions, or
+/// another test's app), ibus-hangul's commit of a syllable twice reached the app after the
+/// space that ended it (`안녕하세 요…`). Alone it passed every time. Other sessions share.
+pub static WINDOWS: RwLock<()> = RwLock::new(());
+
+/// A session's hold on [`WINDOWS`].
+pub enum Turn {
+    Shared(#[allow(dead_code, reason = "held, not read")] RwLockReadGuard<'static, ()>),
+    Alone(#[allow(dead_code, reason = "held, not read")] RwLockWriteGuard<'static, ()>),
+}
+
+impl Turn {
+    pub fn take(alone: bool) -> Self {
+        if alone {
+            Self::Alone(WINDOWS.write().unwrap_or_else(PoisonError::into_inner))
+        } else {
+            Self::Shared(WINDOWS.read().unwrap_or_else(PoisonError::into_inner))
+        }
+    }
+}
+
+/// How a [`Session`] starts the app.
+#[derive(Default, Clone, Copy)]
+pub struct Setup {
+    /// The app talks to ibus with its Hangul engine, as a Korean desktop's would.
+    pub ime: bool,
+    /// A screen reader is running: the app serves its tree on the accessibility bus.
+    pub screen_reader: bool,
+    pub theme: Theme,
+}
+
+/// A D-Bus session bus of the test's own, stopped on drop: ibus and the accessibility bus
+/// register on it, away from the developer's desktop.
+pub struct SessionBus {
+    pub process: Child,
+    pub address: String,
+}
+
+impl SessionBus {
+    pub fn start() -> Self {
+        let mut process = Command::new("dbus-daemon")
+            .args(["--session", "--nofork", "--print-address=1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start dbus-daemon ({NEEDS_BUS}): {e}"));
+        let mut address = String::new();
+        BufReader::new(process.stdout.take().unwrap())
+            .read_line(&mut address)
+            .expect("dbus-daemon reports its address");
+        Self {
+            process,
+            address: address.trim().to_owned(),
+        }
+    }
+}
+
+impl Drop for SessionBus {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// Runs `program` until its output contains `expect`, for at most 60 s: generous, since a first
+/// start builds caches and the other window tests share the CPU.
+pub fn wait_until_ready(program: &str, args: &[&str], env: &[(&str, &str)], expect: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let output = Command::new(program)
+            .args(args)
+            .envs(env.iter().copied())
+            .output();
+        if output.is_ok_and(|out| {
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(expect)
+        }) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not ready: `{program} {args:?}` never printed {expect:?} ({NEEDS_BUS})"
+        );
+        sleep(Duration::from_millis(200));
+    }
+}
+
+/// ibus with its Hangul engine, serving one X server through XIM, on the test's session bus.
+pub struct Ibus {
+    pub daemon: Child,
+}
+
+impl Ibus {
+    pub fn start(display: &str, bus: &SessionBus, home: &Path) -> Self {
+        let env = [
+            ("DISPLAY", display),
+            ("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str()),
+            // ibus keeps its address file and settings here, away from the user's.
+            ("XDG_CONFIG_HOME", home.to_str().unwrap()),
+            ("XDG_CACHE_HOME", home.to_str().unwrap()),
+        ];
+        let daemon = Command::new("ibus-daemon")
+            .args(["--xim", "--replace", "--panel=disable"])
+            .envs(env)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start ibus-daemon ({NEEDS_BUS}): {e}"));
+        let ibus = Self { daemon };
+        // The Hangul engine chosen once the daemon answers, and its XIM server announced on the
+        // display, before the app starts and looks for one.
+        wait_until_ready("ibus", &["engine", "hangul"], &env, "");
+        wait_until_ready("ibus", &["engine"], &env, "hangul");
+        wait_until_ready("xprop", &["-root", "XIM_SERVERS"], &env, "@server=ibus");
+        ibus
+    }
+}
+
+impl Drop for Ibus {
+    fn drop(&mut self) {
+        let _ = self.daemon.kill();
+        let _ = self.daemon.wait();
+    }
+}
+
+/// The accessibility bus that screen readers and apps meet on, with a screen reader said to be
+/// running: AccessKit's Linux adapter starts serving the app's tree only on that flag.
+pub struct AtSpi {
+    pub launcher: Child,
+}
+
+impl AtSpi {
+    pub fn start(display: &str, bus: &SessionBus) -> Self {
+        let env = [
+            ("DISPLAY", display),
+            ("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str()),
+        ];
+        let launcher = Command::new("/usr/libexec/at-spi-bus-launcher")
+            .arg("--launch-immediately")
+            .envs(env)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start at-spi-bus-launcher ({NEEDS_BUS}): {e}"));
+        let at_spi = Self { launcher };
+        let enable = [
+            "call",
+            "--session",
+            "--dest",
+            "org.a11y.Bus",
+            "--object-path",
+            "/org/a11y/bus",
+            "--method",
+            "org.freedesktop.DBus.Properties.Set",
+            "org.a11y.Status",
+            "ScreenReaderEnabled",
+            "<true>",
+        ];
+        wait_until_ready("gdbus", &enable, &env, "()");
+        at_spi
+    }
+}
+
+impl Drop for AtSpi {
+    fn drop(&mut self) {
+        // SIGTERM: the launcher then stops the accessibility bus it started.
+        let _ = Command::new("kill")
+            .arg(self.launcher.id().to_string())
+            .status();
+        let _ = self.launcher.wait();
+    }
+}
+
+/// The app running on its own Xvfb, with its window focused, and a folder for screenshots.
+pub struct Session {
+    pub app: Child,
+    pub window: String,
+    pub shots: PathBuf,
+    pub taken: usize,
+    /// Keycodes the server leaves unused, for `type_text` to map characters onto.
+    pub spare_keycodes: Vec<u32>,
+    /// The colours the app draws with, to tell rows apart in screenshots.
+    pub palette: &'static Palette,
+    /// Held for their lifetime, and dropped in this order: ibus and the accessibility bus
+    /// before the session bus they are on.
+    pub _ibus: Option<Ibus>,
+    pub _at_spi: Option<AtSpi>,
+    pub bus: Option<SessionBus>,
+    // Dropped last: the app must go before its X server.
+    pub xvfb: Xvfb,
+    /// Held for the whole session, and let go after everything above (see [`WINDOWS`]).
+    pub _turn: Turn,
+}
+
+impl Session {
+    pub fn start(name: &str) -> Self {
+        Self::start_with(name, Setup::default())
+    }
+
+    pub fn start_with(name: &str, setup: Setup) -> Self {
+        let Setup {
+            ime,
+            screen_reader,
+            theme,
+        } = setup;
+        let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("window-tests")
+            .join(name);
+        let _ = fs::remove_dir_all(&shots);
+        fs::create_dir_all(&shots).unwrap();
+
+        let turn = Turn::take(ime);
+        let xvfb = Xvfb::start();
+        let bus = (ime || screen_reader).then(SessionBus::start);
+        let ibus = bus
+            .as_ref()
+            .filter(|_| ime)
+            .map(|bus| Ibus::start(&xvfb.display, bus, &shots));
+        let at_spi = bus
+            .as_ref()
+            .filter(|_| screen_reader)
+            .map(|bus| AtSpi::start(&xvfb.display, bus));
+        let bus_address = bus.as_ref().map(|bus| bus.address.as_str());
+        let mut app = spawn_app(&xvfb.display, &shots, setup, bus_address);
+        let spare_keycodes = spare_keycodes(&xvfb.display);
+        assert!(
+            !spare_keycodes.is_empty(),
+            "the X server has no spare keycode"
+        );
+        let search = |display: &str| {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                // Tried again on failure too: xdotool stops at an X error when a window it
+                // listed is gone before it looks at it (ibus's XIM makes short-lived windows).
+                let args = ["search", "--onlyvisible", "--name", "^agent-chat$"];
+                match try_run("xdotool", &args, display) {
+                    Ok(out) if out.lines().next().is_some() => return Ok(out),
+                    _ if Instant::now() < deadline => sleep(Duration::from_millis(200)),
+                    other => return other,
+                }
+            }
+        };
+        let mut found = search(&xvfb.display);
+        // In about one run of these tests in three, one app failed XOpenDisplay: the server was
+        // resetting after a tool's connection closed (fixed with `-noreset` in `Xvfb::start`;
+        // six runs clean since). A second start stays as a net until CI has shown it idle for
+        // a while; it is printed with the display, never silent.
+        if found.is_err() && app.try_wait().is_ok_and(|status| status.is_some()) {
+            eprintln!(
+                "{name}: the app stopped before mapping a window on {}; its log: {}; starting it once more",
+                xvfb.display,
+                fs::read_to_string(shots.join("app.log"))
+                    .unwrap_or_default()
+                    .trim()
+            );
+            app = spawn_app(&xvfb.display, &shots, setup, bus_address);
+            found = search(&xvfb.display);
+        }
+        let window = match found {
+            Ok(out) => out.lines().next().unwrap_or_default().to_owned(),
+            Err(why) => panic!(
+                "{name}: the app mapped no window titled agent-chat ({why}); its log: {}",
+                fs::read_to_string(shots.join("app.log")).unwrap_or_default()
+            ),
+        };
+        let mut session = Self {
+            app,
+            window,
+            shots,
+            taken: 0,
+            spare_keycodes,
+            palette: theme.palette(),
+            _ibus: ibus,
+            _at_spi: at_spi,
+            bus,
+            xvfb,
+            _turn: turn,
+        };
+        // No window manager: give keyboard focus directly (windowactivate needs a WM).
+        session.xdotool(&["windowfocus", "--sync", &session.window.clone()]);
+        session.wait_for("first-frame", |shot| shot.input_bar().is_some());
+        session
+    }
+
+    pub fn xdotool(&self, args: &[&str]) -> String {
+        run(
+            "timeout",
+            &[&["30", "xdotool"], args].concat(),
+            &self.xvfb.display,
+        )
+    }
+
+    /// Types `text` into the focused window.
+    ///
+    /// `xdotool type` maps a character missing from the keymap onto a spare keycode only while
+    /// it types it; the app, reading the event a moment later, may find the mapping already
+    /// undone and lose the character (seen with Hangul). So every character is mapped first,
+    /// with `xmodmap`, and stays mapped while it is typed.
+    pub fn type_text(&mut self, text: &str) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            // The longest stretch whose distinct non-ASCII characters fit the spare keycodes.
+            let mut mapped: Vec<char> = Vec::new();
+            let mut end = rest.len();
+            for (at, c) in rest.char_indices() {
+                if c.is_ascii() || mapped.contains(&c) {
+                    continue;
+                }
+                if mapped.len() == self.spare_keycodes.len() {
+                    end = at;
+                    break;
+                }
+                mapped.push(c);
+            }
+            if !mapped.is_empty() {
+                let assignments: Vec<String> = mapped
+                    .iter()
+                    .zip(&self.spare_keycodes)
+                    .flat_map(|(c, code)| {
+                        ["-e".into(), format!("keycode {code} = U{:04X}", *c as u32)]
+                    })
+                    .collect();
+                let args: Vec<&str> = assignments.iter().map(String::as_str).collect();
+                run("xmodmap", &args, &self.xvfb.display);
+                // Let the app see the new keymap before the first key that needs it.
+                sleep(Duration::from_millis(300));
+            }
+            self.xdotool(&["type", "--delay", "40", &rest[..end]]);
+            rest = &rest[end..];
+            // And read those keys before the next stretch remaps the keycodes.
+            sleep(Duration::from_millis(300));
+        }
+    }
+
+    pub fn key(&mut self, key: &str) {
+        self.xdotool(&["key", key]);
+        sleep(Duration::from_millis(200));
+    }
+
+    /// Puts `text` on the clipboard as another application: xclip owns it, and stays (in the
+    /// background) to hand it to whoever asks.
+    pub fn offer_clipboard(&self, text: &str) {
+        let file = self.shots.join("offered.txt");
+        fs::write(&file, text).unwrap();
+        self.offer_clipboard_as(&file, "UTF8_STRING");
+    }
+
+    /// Puts the contents of `file` on the clipboard as another application offering it as
+    /// `target` (a MIME type, or an X11 target such as `UTF8_STRING`) and nothing else.
+    pub fn offer_clipboard_as(&self, file: &Path, target: &str) {
+        let status = Command::new("xclip")
+            .args(["-selection", "clipboard", "-t", target, "-i"])
+            .arg(file)
+            .env("DISPLAY", &self.xvfb.display)
+            // Its background half keeps whatever it was given open: give it nothing to wait on.
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| panic!("run xclip (needs xclip): {e}"));
+        assert!(status.success(), "xclip could not take the clipboard");
+    }
+
+    /// Another application that takes the clipboard and never answers for it
+    /// (`tests/silent_clipboard_owner.py`), once it owns it; it is stopped when the returned
+    /// guard is dropped.
+    pub fn silent_clipboard_owner(&self) -> Stopped {
+        let mut owner = Command::new("/usr/bin/python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/silent_clipboard_owner.py"
+            ))
+            .env("DISPLAY", &self.xvfb.display)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("run python3 (needs python3-xlib): {e}"));
+        let mut said = String::new();
+        BufReader::new(owner.stdout.take().unwrap())
+            .read_line(&mut said)
+            .unwrap();
+        assert_eq!(said.trim(), "owning", "the silent owner took the clipboard");
+        Stopped(owner)
+    }
+
+    /// What another application reads from the clipboard.
+    pub fn read_clipboard(&self) -> String {
+        run(
+            "timeout",
+            &["10", "xclip", "-o", "-selection", "clipboard"],
+            &self.xvfb.display,
+        )
+    }
+
+    pub fn screenshot(&mut self, label: &str) -> Shot {
+        self.taken += 1;
+        let ppm = self.shots.join(format!("{:02}-{label}.ppm", self.taken));
+        let crop = format!("{}x{}+0+0", WINDOW.0, WINDOW.1);
+        run(
+            "import",
+            &[
+                "-window",
+                "root",
+                "-crop",
+                &crop,
+                "-depth",
+                "8",
+                ppm.to_str().unwrap(),
+            ],
+            &self.xvfb.display,
+        );
+        let shot = Shot::read(&ppm, self.palette);
+        // A PNG beside it for people (the PPM is what the checks read).
+        let png = ppm.with_extension("png");
+        run(
+            "convert",
+            &[ppm.to_str().unwrap(), png.to_str().unwrap()],
+            &self.xvfb.display,
+        );
+        shot
+    }
+
+    /// Screenshots until `done` holds, for at most 20 s; the last one either way.
+    pub fn wait_for(&mut self, label: &str, done: impl Fn(&Shot) -> bool) -> Shot {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let shot = self.screenshot(label);
+            if done(&shot) {
+                return shot;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: timed out waiting for {label}",
+                shot.name()
+            );
+            sleep(Duration::from_millis(250));
+        }
+    }
+
+    /// The lines the app has recorded so far, read from its debug log.
+    pub fn submissions(&self) -> Vec<String> {
+        fs::read_to_string(self.shots.join("app.log"))
+            .unwrap()
+            .lines()
+            .map(without_colour)
+            .filter(|line| line.contains("recorded a submission"))
+            .filter_map(|line| {
+                let (_, rest) = line.split_once("input=")?;
+                let (input, _) = rest.split_once(" reply=")?;
+                Some(input.to_owned())
+            })
+            .collect()
+    }
+
+    /// How often the app's main thread has gone to sleep and woken up since it started: its
+    /// voluntary context switches.
+    pub fn main_thread_wakeups(&self) -> u64 {
+        let pid = self.app.id();
+        fs::read_to_string(format!("/proc/{pid}/task/{pid}/status"))
+            .expect("the app is running")
+            .lines()
+            .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("a context-switch count")
+    }
+
+    /// Screenshots of the input field for `span`, as fast as they come.
+    pub fn watch_input(&mut self, label: &str, span: Duration) -> Watched {
+        let end = Instant::now() + span;
+        let mut shots = Vec::new();
+        while Instant::now() < end {
+            shots.push(self.screenshot(label));
+        }
+        Watched(shots)
+    }
+
+    /// Runs `tests/screen_reader.py` on the test's session bus.
+    pub fn screen_reader(&self, args: &[&str]) -> Command {
+        let bus = self
+            .bus
+            .as_ref()
+            .expect("a session started with a screen reader");
+        let mut reader = Command::new("/usr/bin/python3");
+        reader
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/screen_reader.py"
+            ))
+            .args(args)
+            .env("DISPLAY", &self.xvfb.display)
+            .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+            .stderr(Stdio::null());
+        reader
+    }
+
+    /// A screen reader listening for focus changes and announcements, for `seconds`.
+    pub fn listen(&self, seconds: u32) -> Listener {
+        let mut process = self
+            .screen_reader(&["listen", &seconds.to_string()])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("run screen_reader.py ({NEEDS_BUS}): {e}"));
+        let mut heard = BufReader::new(process.stdout.take().unwrap()).lines();
+        assert_eq!(
+            heard.next().and_then(Result::ok).as_deref(),
+            Some("listening")
+        );
+        Listener {
+            _process: Stopped(process),
+            heard,
+        }
+    }
+
+    /// The app's accessible tree as AT-SPI gives it to a screen reader, asked for until `done`
+    /// holds, for at most 20 s; the last one either way.
+    pub fn reader_tree(&self, done: impl Fn(&[Accessible]) -> bool) -> Vec<Accessible> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let output = self
+                .screen_reader(&["tree"])
+                .output()
+                .unwrap_or_else(|e| panic!("run screen_reader.py ({NEEDS_BUS}): {e}"));
+            let tree: Vec<Accessible> = String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .map(Accessible::parse)
+                .collect();
+            if done(&tree) || Instant::now() > deadline {
+                return tree;
+            }
+            sleep(Duration::from_millis(250));
+        }
+    }
+
+    pub fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Some(status) = self.app.try_wait().unwrap() {
+                return Some(status);
+            }
+            sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.app.kill();
+        let _ = self.app.wait();
+    }
+}
+
+/// A helper process, stopped when this is dropped.
+/// What a listening screen reader hears, line by line (see `tests/screen_reader.py`).
+pub struct Listener {
+    pub _process: Stopped,
+    pub heard: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl Listener {
+    /// The next line starting with `kind`, without it; it fails once the listener stops.
+    pub fn next(&mut self, kind: &str) -> String {
+        for line in self.heard.by_ref().map_while(Result::ok) {
+            if let Some(rest) = line.strip_prefix(kind) {
+                return rest.to_owned();
+            }
+        }
+        panic!("the screen reader heard no {kind} before it stopped listening");
+    }
+
+    /// The next object that gained focus: its role, name and attributes.
+    pub fn next_focus(&mut self) -> (String, String, String) {
+        let line = self.next("focus\t");
+        let mut fields = line.splitn(3, '\t').map(str::to_owned);
+        let mut field = || fields.next().unwrap_or_default();
+        (field(), field(), field())
+    }
+
+    /// The next announcement's text.
+    pub fn next_announcement(&mut self) -> String {
+        self.next("announcement\t")
+    }
+}
+
+pub struct Stopped(pub Child);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A log line without its terminal colour codes (`ESC [ … m`).
+pub fn without_colour(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some((before, code)) = rest.split_once('\x1b') {
+        plain.push_str(before);
+        rest = code.split_once('m').map_or("", |(_, after)| after);
+    }
+    plain.push_str(rest);
+    plain
+}
+
+/// Keycodes with no keysym in the keymap of the X server at `display`.
+pub fn spare_keycodes(display: &str) -> Vec<u32> {
+    run("xmodmap", &["-pke"], display)
+        .lines()
+        .filter_map(|line| {
+            let (code, syms) = line.strip_prefix("keycode")?.split_once('=')?;
+            let code: u32 = code.trim().parse().ok()?;
+            (syms.trim().is_empty() && code > 8).then_some(code)
+        })
+        .collect()
+}
+
+/// Starts the app on `display`, its output going to `app.log` in `shots`, on the session bus at
+/// `bus` if there is one.
+pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -> Child {
+    let log = fs::File::create(shots.join("app.log")).unwrap();
+    let mut app = Command::new(APP);
+    app.env("DISPLAY", display)
+        // Each submission logged (escaped, at debug), to compare what arrived byte for byte.
+        .env("RUST_LOG", "warn,agent_chat=debug")
+        .stdout(log.try_clone().unwrap())
+        .stderr(log);
+    if let Some(bus) = bus {
+        app.env("DBUS_SESSION_BUS_ADDRESS", bus);
+    }
+    if setup.ime {
+        app.env("XMODIFIERS", "@im=ibus").env("LC_ALL", "C.UTF-8");
+    }
+    // X11 states no theme preference, so the app is dark unless told otherwise.
+    if setup.theme == Theme::Light {
+        app.env("AGENT_CHAT_THEME", "light");
+    }
+    app.spawn().expect("start the app")
+}
+
+/// Runs a helper program against `display` and returns its stdout; panics with its stderr.
+pub fn run(program: &str, args: &[&str], display: &str) -> String {
+    try_run(program, args, display).unwrap_or_else(|why| panic!("{why}"))
+}
+
+/// [`run`], with a failure returned as what the program said.
+pub fn try_run(program: &str, args: &[&str], display: &str) -> Result<String, String> {
+    let output = Command::new(program)
+        .args(args)
+        .env("DISPLAY", display)
+        .output()
+        .unwrap_or_else(|e| panic!("run {program} ({NEEDS_X}): {e}"));
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{program} {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
+/// Screenshots of one stretch of time, in order.
+pub struct Watched(pub Vec<Shot>);
+
+impl Watched {
+    /// Whether the input field looked different in any two of them.
+    pub fn changed(&self) -> bool {
+        assert!(self.0.len() >= 3, "too few screenshots to tell");
+        let first = &self.0[0];
+        self.0.iter().any(|shot| !shot.input_bar_matches_all(first))
+    }
+
+    /// Whether the first of these shows the field as any screenshot of `other` does.
+    pub fn input_bar_matches_first_of(&self, other: &Watched) -> bool {
+        other
+            .0
+            .iter()
+            .any(|shot| self.0[0].input_bar_matches_all(shot))
+    }
+
+    pub fn last_name(&self) -> String {
+        self.0.last().map(Shot::name).unwrap_or_default()
+    }
+}
+
+/// One node of the tree a screen reader gets, a line of `screen_reader.py tree`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Accessible {
+    pub depth: usize,
+    pub role: String,
+    pub name: String,
+    pub description: String,
+    /// Sorted: AT-SPI gives them in no particular order.
+    pub attributes: Vec<String>,
+    /// The text and the caret's offset in it, for nodes that offer text.
+    pub text: Option<(String, i64)>,
+}
+
+impl Accessible {
+    pub fn parse(line: &str) -> Self {
+        let depth = (line.len() - line.trim_start_matches(' ').len()) / 2;
+        let fields: Vec<&str> = line.trim_start_matches(' ').split('\t').collect();
+        Self {
+            depth,
+            role: fields[0].to_owned(),
+            name: fields.get(1).copied().unwrap_or_default().to_owned(),
+            description: fields.get(2).copied().unwrap_or_default().to_owned(),
+            attributes: fields
+                .get(3)
+                .filter(|a| !a.is_empty())
+                .map(|a| {
+                    let mut attributes: Vec<String> = a.split(';').map(str::to_owned).collect();
+                    attributes.sort();
+                    attributes
+                })
+                .unwrap_or_default(),
+            text: fields
+                .get(4)
+                .zip(fields.get(5))
+                .map(|(text, caret)| ((*text).to_owned(), caret.parse().unwrap())),
+        }
+    }
+}
+
+/// The first node in `tree` with this role.
+pub fn by_role<'a>(tree: &'a [Accessible], role: &str) -> Option<&'a Accessible> {
+    tree.iter().find(|node| node.role == role)
+}
