@@ -33,8 +33,7 @@
 //! | [`input`]  | a desktop-grade field: clusters, words, selection, undo, the clipboard, IME text, a caret that rests |
 //! | [`scroll`] | the virtual list: only the rows in and near the view exist, whatever the log holds |
 //! | [`view`]   | beyond the rows: the layout, keyboard focus in the conversation, the copy button |
-//! | [`theme`]  | palette and text sizes, light and dark                                  |
-//! | [`fonts`]  | the bundled fonts, and which one draws each script and emoji            |
+//! | [`theme`]  | palette and text sizes, light and dark; the bundled fonts ([`theme::fonts`]), and which one draws each script and emoji |
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
 //!
 //! Last, [`workarounds`] holds what the app does only because of how Bevy 0.19 behaves today,
@@ -47,7 +46,6 @@ use bevy::prelude::*;
 
 pub mod a11y;
 pub mod chat;
-pub mod fonts;
 pub mod input;
 pub mod scroll;
 pub mod theme;
@@ -72,7 +70,6 @@ impl Plugin for AgentChatPlugin {
         );
         app.add_plugins((
             a11y::plugin,
-            fonts::plugin,
             theme::plugin,
             chat::plugin,
             input::plugin,

@@ -1,16 +1,19 @@
 //! How things look: the palettes and which one is in use, and the text sizes. Which palette
 //! colour each role takes is the core's table (`chat::RoleStyle`); which font draws each
-//! character is `fonts`' concern.
+//! character is [`fonts`]' concern.
 
 use bevy::{
     prelude::*,
     window::{PrimaryWindow, WindowTheme, WindowThemeChanged},
 };
 
-use crate::fonts::FONT;
+pub mod fonts;
+
+use fonts::FONT;
 
 pub(super) fn plugin(app: &mut App) {
-    app.register_type::<Theme>()
+    app.add_plugins(fonts::plugin)
+        .register_type::<Theme>()
         .register_type::<ThemeChoice>()
         .init_resource::<Theme>()
         // Both registered by Bevy's window and camera plugins too; headless apps have neither.

@@ -10,10 +10,9 @@ use crate::{
     AppSystems,
     a11y::{accessible, announcement},
     chat::{self, Message, MessageLog, Role, RoleStyle},
-    fonts::TextMetrics,
     input,
     scroll::{self, Item, Shape, VirtualList},
-    theme::{self, Paint, Theme},
+    theme::{self, Paint, Theme, fonts::TextMetrics},
 };
 
 pub mod copy;

@@ -5,13 +5,12 @@ mod common;
 
 use agent_chat::{
     chat::{MessageLog, REPLIES, ROW_BORDER, Role, RowClass, is_invisible, normalize},
-    fonts,
     input::{
         LENGTH_LIMIT_NOTICE, MAX_INPUT_CHARS,
         editor::{LineEditor, Motion},
     },
     scroll::UNSIZED_VIEW,
-    theme::Palette,
+    theme::{Palette, fonts},
     view::{MAX_SHOWN_CHARS, paragraph},
 };
 use bevy::{input::keyboard::Key, prelude::*, text::DEFAULT_FONT_DATA};

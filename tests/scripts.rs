@@ -6,8 +6,8 @@ mod common;
 
 use agent_chat::{
     chat::Role,
-    fonts::{EMOJI_FAMILY, FALLBACKS, FONT, FallbackFonts, TextMetrics},
     input::Field,
+    theme::fonts::{EMOJI_FAMILY, FALLBACKS, FONT, FallbackFonts, TextMetrics},
     view::{self, paragraph},
 };
 use bevy::{

@@ -39,7 +39,7 @@ for record in font["name"].names:
 font.save(path)
 PY
 
-# The order of docs/fonts.md's table; src/fonts.rs names the same files.
+# The order of docs/fonts.md's table; src/theme/fonts.rs names the same files.
 mkdir -p "$here/noto"
 for family in NotoSans NotoSansArabic NotoSansHebrew NotoSansThai NotoSansDevanagari \
   NotoSansBengali NotoSansGurmukhi NotoSansGujarati NotoSansTamil NotoSansTelugu \

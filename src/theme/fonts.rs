@@ -57,7 +57,7 @@ pub(super) fn plugin(app: &mut App) {
 /// The Hangul font's file, compiled into the binary rather than loaded from `assets/`: a binary
 /// started outside `cargo run` looks for `assets/` next to itself and would come up without
 /// Hangul.
-const BUNDLED_FONT: &[u8] = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
+const BUNDLED_FONT: &[u8] = include_bytes!("../../assets/fonts/AgentChatHangul.ttf");
 
 /// The font every text names: NanumGothic, whole (Hangul, KS X 1001's Hanja, kana, Latin), as
 /// `AgentChat Hangul` (see `assets/fonts/`).
@@ -80,7 +80,7 @@ const fn script(tag: &[u8; 4]) -> Script {
 
 macro_rules! bundled {
     ($path:literal) => {
-        include_bytes!(concat!("../assets/fonts/", $path))
+        include_bytes!(concat!("../../assets/fonts/", $path))
     };
 }
 
