@@ -1,7 +1,22 @@
-//! The runtime flow's verification list, one test per item, through the app's real systems.
+//! The spec's verification list, one test per item, through the app's real systems. Each test
+//! types into the field and presses Enter as a person does (`common::submit`), and asserts the
+//! whole observable state together: the session record, the message log (role and body), and the
+//! rows on screen (label, style class, alignment, border side, order).
 //!
-//! Each test asserts the whole observable state together: the session record, the message log
-//! (role and body), and the rows on screen (label, style class, alignment, border side, order).
+//! | the spec's check | test |
+//! |---|---|
+//! | one and several inputs: normalized, answered, labelled, in order | `one_and_several_inputs_are_normalized_answered_and_shown_in_order` |
+//! | the pick, fixed: called once per input, with the fixed list | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
+//! | blank input: no pick, no message, no screen change | `blank_input_picks_nothing_and_changes_nothing` |
+//! | labels, classes, alignment and border side by role | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
+//! | the exit key requests an exit | `escape_requests_app_exit_and_creates_no_state` |
+//! | the input cleared every time; each reply right after its input | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
+//!
+//! Three more hold the flow's other promises: nothing earlier ever changes
+//! (`earlier_messages_and_rows_never_change`), the view follows the newest
+//! (`a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame`), and Escape leaves a
+//! submission of the same frame whole (`escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole`).
+//! What a screen reader hears of the rows is `tests/accessibility.rs`'s.
 
 mod common;
 
@@ -9,7 +24,7 @@ use agent_chat::{
     chat::{REPLIES, ROW_BORDER, Role, RowClass},
     view::MessageRow,
 };
-use bevy::{a11y::AccessibilityNode, input::keyboard::Key, prelude::*};
+use bevy::{input::keyboard::Key, prelude::*};
 use common::*;
 
 /// The row a user message must produce, spelled out rather than taken from the theme table.
@@ -376,48 +391,5 @@ fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
         shown[shown.len() - 2].text,
         "사용자: scroll me",
         "the new rows are mounted, last"
-    );
-}
-
-#[test]
-fn rows_are_announced_to_screen_readers_with_their_label() {
-    let mut app = headless_app();
-    fix_pick(&mut app, &[2]);
-    submit(&mut app, "안녕");
-
-    let world = app.world_mut();
-    let rows = row_entities(world);
-    let announced: Vec<(accesskit::Role, String)> = rows
-        .iter()
-        .map(|&row| {
-            let node = world
-                .get::<AccessibilityNode>(row)
-                .expect("rows are accessible");
-            (node.role(), node.label().unwrap_or_default().to_owned())
-        })
-        .collect();
-    assert_eq!(
-        announced,
-        [
-            (accesskit::Role::ListItem, "사용자: 안녕".to_owned()),
-            (
-                accesskit::Role::ListItem,
-                format!("에이전트: {}", REPLIES[2])
-            ),
-        ],
-        "each row is a list item that says who spoke and what"
-    );
-    let list = world
-        .query_filtered::<&AccessibilityNode, With<agent_chat::view::Conversation>>()
-        .single(world)
-        .unwrap();
-    assert_eq!(list.role(), accesskit::Role::List);
-    let input = world
-        .query_filtered::<&AccessibilityNode, With<agent_chat::input::ChatInput>>()
-        .single(world)
-        .unwrap();
-    assert_eq!(
-        (input.role(), input.label()),
-        (accesskit::Role::TextInput, Some("메시지 입력"))
     );
 }
