@@ -18,11 +18,11 @@
 //! | 7 | the rows are mounted in log order and the view follows the newest | [`view::mount_rows`], [`scroll::VirtualList::follow_end`] | `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` |
 //! | 8 | Escape asks the app to exit, whatever else happens in the frame | [`chat::exit::exit_on_escape`] | `escape_requests_app_exit_and_creates_no_state` |
 //!
-//! That is the core, the [`chat`] module (with [`chat::style`] and [`chat::exit`]), and the rows
-//! built from it in [`view`].
-//! The field sends the widget's own [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage),
-//! and [`chat::record_submissions`] reads it directly: one hop, and the model never sees the
-//! widget or the screen, so a headless app with `MinimalPlugins` runs it.
+//! That is the core: the [`chat`] module, with [`chat::style`] and [`chat::exit`], and the rows
+//! [`view`] builds from it. The field sends the widget's own
+//! [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), and
+//! [`chat::record_submissions`] reads it directly: one hop. The model never sees the widget or
+//! the screen, so a headless app with `MinimalPlugins` runs it.
 //!
 //! # What to skip on a first read
 //!
@@ -34,7 +34,7 @@
 //! | [`scroll`] | the virtual list: only the rows in and near the view exist, whatever the log holds |
 //! | [`view`]   | beyond the rows: the layout, keyboard focus in the conversation, the copy button |
 //! | [`theme`]  | palette and text sizes, light and dark; the bundled fonts ([`theme::fonts`]), and which one draws each script and emoji |
-//! | [`a11y`]   | what a screen reader is told, and where input focus starts              |
+//! | [`a11y`]   | what a screen reader is told, and where input focus starts; each node is made where its thing is (a row's with the row, the field's text with the field) |
 //!
 //! Last, [`workarounds`] holds what the app does only because of how Bevy 0.19 behaves today,
 //! each with the upstream issue and a canary test that fails once it can go. Its plugin (the

@@ -12,7 +12,7 @@
 //! | workaround | behaviour (Bevy 0.19.1) | upstream | canary |
 //! |---|---|---|---|
 //! | [`repaint`]: draw only what changed | the UI renderer clears and redraws the whole window every frame; on a software renderer a blinking caret costs a whole frame twice a second | none found; report: "bevy_ui_render: redraw only the damaged region of an unchanged window" | `repaint_was_checked_against_the_locked_bevy` (a version pin: nothing in the source says "no damage tracking") |
-//! | [`wake`]: one frame per request | bevy_winit reads `RequestRedraw` with a fresh cursor after every frame, so one request runs two or three frames | near bevyengine/bevy#16817; report: "bevy_winit re-reads RequestRedraw messages it has answered" | `bevy_winit_reads_redraw_requests_from_the_start_of_the_queue` |
+//! | [`wake`]: one frame per request | bevy_winit reads `RequestRedraw` with a fresh cursor after every frame, so one request runs two or three frames | none found (bevyengine/bevy#16817 and #17991 are about requests missed, the opposite); report: "bevy_winit re-reads RequestRedraw messages it has answered" | `bevy_winit_reads_redraw_requests_from_the_start_of_the_queue` |
 //! | [`wake`]: a reader's request wakes the window | bevy_winit builds AccessKit's adapter with direct handlers, which queue the request without waking the event loop | report: "AccessKit action requests wait for the next window event in reactive mode" | `a_screen_readers_request_does_not_wake_bevy_winit` |
 //! | [`explain_startup_failures`]: one line, not a backtrace | no display or GPU is a panic, not an error to handle | report: "return an error when the event loop or GPU adapter can't be created" | `the_startup_panics_main_explains_still_say_so` |
 //!
@@ -25,6 +25,33 @@
 //! | `input/typing.rs`: the widget's scroll rule copied | the widget scrolls its line a frame late, in a private system | report: "expose the line's scroll, or scroll before layout" | `the_widgets_scroll_rule_is_the_one_typing_copies` |
 //! | `input/selection.rs`: the widget's spans by index, its line by `Name` | the widget exports no marker for its line | report: "export the inner text's marker" | `the_widget_writes_its_line_as_three_spans_in_a_named_node` |
 //! | `view/paragraph.rs`: a zero-width space at each Thai word break | Parley 0.9 breaks lines with ICU4X's segmenter for non-complex scripts only | linebender/parley#621 (`complex-scripts`, Parley 0.10) | `parley_breaks_lines_for_non_complex_scripts_only` |
+//!
+//! # Reports ready to file
+//!
+//! - **bevy_ui_render: redraw only the damaged region of an unchanged window.** A reactive
+//!   desktop app on a software renderer (llvmpipe) pays a whole frame, clear and every UI node,
+//!   for a caret that blinks twice a second. The camera's main texture is already kept between
+//!   frames; a damage rectangle from the extracted nodes, with the clear and the draws scissored
+//!   to it, made a blink cost its own pixels here (`workarounds::repaint`, 5 unit tests and a
+//!   pixel-for-pixel window test).
+//! - **bevy_winit re-reads RequestRedraw messages it has answered.** `redraw_requested` reads
+//!   `Messages<RequestRedraw>` with a new `MessageCursor` after every update. A message stays in
+//!   the double buffer for the next frame (longer while no fixed update runs), so one request
+//!   in `UpdateMode::Reactive` runs two or three frames. Keeping the cursor between frames would
+//!   answer each request once.
+//! - **AccessKit action requests wait for the next window event in reactive mode.**
+//!   bevy_winit builds the adapter with `Adapter::with_direct_handlers`, whose `do_action` only
+//!   queues the request. With `UpdateMode::Reactive` and no input, a screen reader's "focus this"
+//!   waits until the pointer moves. Sending `WinitUserEvent::WakeUp` through the event loop
+//!   proxy from `do_action` would run the frame that reads it.
+//! - **Return an error when the event loop or GPU adapter can't be created.** Without a display
+//!   `App::run` panics with `Failed to build event loop`, without an adapter with `Unable to
+//!   find a GPU!`; an app can only match the panic's text to tell its user what to install.
+//! - **bevy_simple_text_input: blink the caret on real time; expose the line's scroll and its
+//!   marker.** The blink timer reads `Res<Time>`, clamped by `Time<Virtual>`'s `max_delta`, so a
+//!   window that wakes only to blink blinks at half speed. `scroll_with_cursor` runs after
+//!   layout, a frame late, and is private, as is `TextInputInner` and the span order of the
+//!   line, so an app that decorates the line finds it by `Name`.
 //!
 //! Not a workaround, though it looks like one: the scrollbar's thumb (`scroll.rs`) writes its
 //! own `ComputedNode` and `UiGlobalTransform`. It is placed from the list's heights, which exist
