@@ -104,6 +104,9 @@ pub enum ConversationInput {
     Focus,
     /// A key pressed while focus is out of the field.
     Walk(Walk),
+    /// PageUp, PageDown, Ctrl+Home or Ctrl+End pressed in the field: the conversation scrolls,
+    /// and focus stays in the field.
+    Scroll(Walk),
 }
 
 /// The user asked to copy the newest reply (Ctrl+Shift+C); the view answers it.

@@ -15,7 +15,8 @@
 //! at its top while the list is shorter than the view).
 //!
 //! Each frame:
-//! 1. input (`ReadInput`): wheel, page keys and the scrollbar move the anchor;
+//! 1. input (`ReadInput`): the wheel, the scrollbar and the list's owner (for the page keys,
+//!    which come through the text field in the order they were typed) move the anchor;
 //! 2. the list's owner spawns the items of [`VirtualList::wanted`] as children of the list, each
 //!    with an [`Item`], and despawns those no longer wanted (the view does, in `SpawnRows`);
 //! 3. `arrange` moves them into the overhang and the column, in order, and places the column
@@ -31,11 +32,7 @@ use std::ops::Range;
 
 use bevy::{
     a11y::AccessibilityNode,
-    input::{
-        keyboard::{KeyboardFocusLost, KeyboardInput},
-        mouse::{MouseScrollUnit, MouseWheel},
-    },
-    input_focus::InputFocus,
+    input::mouse::{MouseScrollUnit, MouseWheel},
     math::Affine2,
     prelude::*,
     ui::{
@@ -64,7 +61,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (scroll_by_user, drag_scrollbar)
+                (scroll_by_wheel, drag_scrollbar)
                     .in_set(ScrollInput)
                     .in_set(AppSystems::ReadInput),
                 arrange.in_set(AppSystems::Scroll),
@@ -279,6 +276,11 @@ impl VirtualList {
             self.follows_end = false;
             self.anchor = (item, into + distance as f32);
         }
+    }
+
+    /// How far PageUp and PageDown scroll: a view, less a line that stays in sight.
+    pub fn page(&self) -> f64 {
+        f64::from((self.view - LINE).max(LINE))
     }
 
     /// The items to mount: the view's, by their (measured or estimated) heights, and
@@ -741,30 +743,9 @@ fn drag_scrollbar(
 /// How far one wheel notch moves: about one line of text.
 pub const LINE: f32 = theme::FONT_SIZE * 1.5;
 
-/// Wheel and touchpad scroll by their delta; PageUp and PageDown by a page; Ctrl+Home and
-/// Ctrl+End jump to the first and last items. Keys the text field does not use, so typing is
-/// never interrupted.
-///
-/// Keys are read as the events they came as, with Ctrl's state at each: a chord typed faster
-/// than a frame (Ctrl down, Home, Ctrl up, as `xdotool key ctrl+Home` sends it) is still the
-/// chord, and two PageUps in one frame are two pages.
-fn scroll_by_user(
-    mut wheel: MessageReader<MouseWheel>,
-    mut keys: MessageReader<KeyboardInput>,
-    mut focus_lost: MessageReader<KeyboardFocusLost>,
-    mut ctrl: Local<Ctrl>,
-    list: Single<(Entity, &mut VirtualList)>,
-    focus: Res<InputFocus>,
-    items: Query<(), With<Item>>,
-) {
-    let (entity, mut list) = list.into_inner();
-    // While the list or one of its items has keyboard focus, the keys move that focus, and
-    // the list's owner scrolls to it (`reveal`).
-    let keys_scroll = focus
-        .get()
-        .is_none_or(|focused| focused != entity && !items.contains(focused));
-    let page = f64::from((list.view() - LINE).max(LINE));
-
+/// Scrolls the list by the mouse wheel. The keys that scroll it come through the field, which
+/// reads every key in order and knows where focus was at each (`view/focus.rs`).
+fn scroll_by_wheel(mut wheel: MessageReader<MouseWheel>, mut list: Single<&mut VirtualList>) {
     let mut distance = 0.0;
     for notch in wheel.read() {
         distance -= f64::from(match notch.unit {
@@ -774,36 +755,6 @@ fn scroll_by_user(
     }
     if distance != 0.0 {
         list.scroll_by(distance);
-    }
-    if focus_lost.read().count() > 0 {
-        // Keys held when the window lost focus are released without an event of their own.
-        *ctrl = Ctrl::default();
-    }
-    for key in keys.read() {
-        let pressed = key.state.is_pressed();
-        match key.key_code {
-            KeyCode::ControlLeft => ctrl.left = pressed,
-            KeyCode::ControlRight => ctrl.right = pressed,
-            _ if !pressed || !keys_scroll => {}
-            KeyCode::PageUp => list.scroll_by(-page),
-            KeyCode::PageDown => list.scroll_by(page),
-            KeyCode::Home if ctrl.held() => list.scroll_to(0.0),
-            KeyCode::End if ctrl.held() => list.follow_end(),
-            _ => {}
-        }
-    }
-}
-
-/// Which Ctrl keys are down, as far as the key events so far tell.
-#[derive(Debug, Default)]
-struct Ctrl {
-    left: bool,
-    right: bool,
-}
-
-impl Ctrl {
-    fn held(&self) -> bool {
-        self.left || self.right
     }
 }
 

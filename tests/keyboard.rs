@@ -332,6 +332,54 @@ fn focus_stays_on_its_message_through_a_resize() {
     }
 }
 
+/// Where the keys left things once the view has settled: the focused message, the view's
+/// offset, whether the field has focus, and what it holds.
+fn settled(app: &mut App) -> (Option<usize>, i64, bool, String) {
+    finish_mounting(app);
+    let field = input_entity(app);
+    (
+        focused_place(app),
+        list_mut(app).offset().round() as i64,
+        input_focus(app) == Some(field),
+        input_value(app),
+    )
+}
+
+#[test]
+fn keys_in_one_frame_go_where_focus_was_when_each_was_pressed() {
+    let reading_the_first_message = || {
+        let mut app = laid_out_app();
+        fill_log(&mut app, 200);
+        finish_mounting(&mut app);
+        key(&mut app, KeyCode::F6);
+        chord(&mut app, CTRL, KeyCode::Home);
+        assert_focus_on(&mut app, 0, "Ctrl+Home");
+        app
+    };
+
+    // PageDown in the conversation, then a letter, typed faster than a frame.
+    let mut fast = reading_the_first_message();
+    tap(&mut fast, KeyCode::PageDown, Key::PageDown);
+    key_in(&mut fast, "a");
+    fast.update();
+    // The same keys a frame apart.
+    let mut slow = reading_the_first_message();
+    key(&mut slow, KeyCode::PageDown);
+    type_text(&mut slow, "a");
+
+    let (fast, slow) = (settled(&mut fast), settled(&mut slow));
+    assert_eq!(fast, slow, "one frame or two, the keys do the same");
+    let (place, _, in_field, typed) = fast;
+    assert!(
+        place.is_some_and(|place| place > 0),
+        "PageDown moved the focus a page: {place:?}"
+    );
+    assert!(
+        in_field && typed == "a",
+        "the letter took focus back and typed"
+    );
+}
+
 #[test]
 fn a_new_message_leaves_the_focus_and_the_view_where_they_were() {
     let mut app = laid_out_app();

@@ -104,6 +104,16 @@ pub fn walk(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
     })
 }
 
+/// The key press that scrolls the conversation while focus is in the field: PageUp, PageDown,
+/// Ctrl+Home and Ctrl+End (Home and End alone move the field's caret).
+pub fn scroll(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
+    match walk(key, held)? {
+        page @ (Walk::PageUp | Walk::PageDown) => Some(page),
+        end @ (Walk::First | Walk::Last) if held.ctrl() => Some(end),
+        _ => None,
+    }
+}
+
 /// Whether the key press types a character (with no shortcut modifier held): in the
 /// conversation, such a key goes back to the field and types there.
 pub fn types(key: &KeyboardInput, held: Modifiers) -> bool {
@@ -160,8 +170,8 @@ impl Modifiers {
 }
 
 /// What the key press `key` asks of the field, with `held` held; `None` for keys the field
-/// leaves alone (releases, Escape, the page keys and Ctrl+Home/End, which are the
-/// conversation's, and any shortcut it does not know).
+/// leaves alone (releases, Escape, the page keys and Ctrl+Home/End, which scroll the
+/// conversation ([`scroll`]), and any shortcut it does not know).
 pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
     use Action::*;
     if !key.state.is_pressed() {

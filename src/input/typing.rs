@@ -199,6 +199,9 @@ pub(super) fn edit_field(
                         continue;
                     }
                     take_focus(&mut focused, &mut input_focus);
+                } else if let Some(scroll) = keys::scroll(&key, backlog.held) {
+                    out.conversation.write(ConversationInput::Scroll(scroll));
+                    continue;
                 }
                 let Some(action) = keys::action(&key, backlog.held) else {
                     continue;

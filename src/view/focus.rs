@@ -5,8 +5,11 @@
 //! from one to the other; in the conversation, the arrows, the page keys, Home and End walk the
 //! messages, Ctrl+C copies the focused one, Shift+F10 (or the Menu key) shows its `복사` button
 //! and Enter presses it; a typed character goes back to the field and lands there. Escape
-//! still quits (`exit.rs`). The field reads every key, in the order they came, and passes on
-//! those that are the conversation's as [`ConversationInput`] (`input/typing.rs`).
+//! still quits (`chat/exit.rs`). The field reads every key, in the order they came, and passes
+//! on those that are the conversation's as [`ConversationInput`] (`input/typing.rs`): the keys
+//! pressed while focus was out of the field, and the page keys and Ctrl+Home/End pressed in it,
+//! which scroll the conversation from here. Deciding per key, not per frame, a PageDown in the
+//! conversation and a letter typed right after it in the same frame each go where focus was.
 //!
 //! Focus is kept as a place in the log ([`MessageFocus`]), never as a row entity: rows are
 //! recycled to other messages as the view moves, and a focus held by a row would silently
@@ -130,11 +133,25 @@ fn walk_the_conversation(
                 input_focus.set(list_entity, FocusCause::Navigated);
                 moved = true;
             }
+            ConversationInput::Scroll(walk) => {
+                let page = list.page();
+                match walk {
+                    Walk::PageUp => list.scroll_by(-page),
+                    Walk::PageDown => list.scroll_by(page),
+                    Walk::First => list.scroll_to(0.0),
+                    Walk::Last => list.follow_end(),
+                    _ => {}
+                }
+            }
             ConversationInput::Walk(walk) => {
                 let Some(at) = focus.place.filter(|&at| at < len) else {
                     continue;
                 };
-                if !in_conversation(&input_focus, list_entity, &rows) {
+                // The field passes on only keys pressed while focus was out of it; a letter
+                // after them in the same frame may have taken focus back to the field already.
+                if !in_conversation(&input_focus, list_entity, &rows)
+                    && input_focus.get() != Some(*field)
+                {
                     continue;
                 }
                 let to = match walk {
