@@ -18,13 +18,13 @@
 //!
 //! The others must act where the behaviour shows, and say so where they are:
 //!
-//! | workaround | behaviour | upstream | canary |
+//! | workaround | behaviour (version) | upstream | canary |
 //! |---|---|---|---|
 //! | `input::caret::SLEEP`: a day, not `Duration::MAX` | bevy_winit 0.19.1 keeps a deadline in the past when the wait overflows `Instant`, and spins | bevyengine/bevy#24989 (merged after 0.19) | `bevy_winit_keeps_a_past_deadline_when_the_wait_overflows` |
 //! | `input::caret`: the virtual clock's `max_delta` raised to two blinks | bevy_simple_text_input 0.15 blinks on `Time<Virtual>`, which clamps a frame to 250 ms | report: "blink the caret on real time" | `the_widget_blinks_on_the_virtual_clock` |
-//! | `input/typing.rs`: the widget's scroll rule copied | the widget scrolls its line a frame late, in a private system | report: "expose the line's scroll, or scroll before layout" | `the_widgets_scroll_rule_is_the_one_typing_copies` |
-//! | `input/selection.rs`: the widget's spans by index, its line by `Name` | the widget exports no marker for its line | report: "export the inner text's marker" | `the_widget_writes_its_line_as_three_spans_in_a_named_node` |
-//! | `view/paragraph.rs`: a zero-width space at each Thai word break | Parley 0.9 breaks lines with ICU4X's segmenter for non-complex scripts only | linebender/parley#621 (`complex-scripts`, Parley 0.10) | `parley_breaks_lines_for_non_complex_scripts_only` |
+//! | `input/typing.rs`: the widget's scroll rule copied | bevy_simple_text_input 0.15 scrolls its line a frame late, in a private system | report: "expose the line's scroll, or scroll before layout" | `the_widgets_scroll_rule_is_the_one_typing_copies` |
+//! | `input/selection.rs`: the widget's spans by index, its line by `Name` | bevy_simple_text_input 0.15 exports no marker for its line, and writes it in spans it keeps private | report: "export the inner text's marker" | `the_widget_writes_its_line_as_three_spans_in_a_named_node` |
+//! | `view/paragraph.rs`: a zero-width space at each Thai word break | Parley 0.9 (Bevy 0.19.1's text) breaks lines with ICU4X's segmenter for non-complex scripts only | linebender/parley#621 (`complex-scripts`, Parley 0.10) | `parley_breaks_lines_for_non_complex_scripts_only` |
 //!
 //! # Reports ready to file
 //!
