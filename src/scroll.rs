@@ -76,8 +76,9 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The systems that scroll a list by the user's wheel, keys and scrollbar: run them after
-/// whatever moves keyboard focus into or out of a list.
+/// The systems that scroll a list by the user's wheel and scrollbar: run them after whatever
+/// moves keyboard focus in the list and scrolls it to the focused item, so the wheel has the
+/// last word in a frame.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ScrollInput;
 

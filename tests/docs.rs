@@ -120,8 +120,11 @@ fn every_file_the_docs_and_comments_quote_exists() {
                     ));
                 }
             }
+            if is_rust {
+                continue;
+            }
             // A Markdown link to a file of the repository, relative to the linking file.
-            for target in link_targets(line).filter(|_| !is_rust) {
+            for target in link_targets(line) {
                 checked += 1;
                 if !file.parent().unwrap().join(target).exists() {
                     missing.push(format!(
@@ -144,15 +147,18 @@ fn every_file_the_docs_and_comments_quote_exists() {
 /// from the root: `src/view/focus.rs`, `tests/common/mod.rs`, `benches/`.
 fn quoted_paths(line: &str) -> Vec<&str> {
     const TOP: &[&str] = &["src/", "tests/", "benches/", "docs/", "assets/", ".ci/"];
-    line.split('`')
-        .skip(1)
-        .step_by(2)
+    code_spans(line)
         // A command's file argument counts too: `bash benches/idle-cpu.sh`.
         .flat_map(str::split_whitespace)
         .filter(|word| TOP.iter().any(|top| word.starts_with(top)))
         .map(|word| word.trim_end_matches([',', ';', ':', ')']))
         .filter(|path| !path.contains(['*', '<', '{', '$']))
         .collect()
+}
+
+/// The inline code spans of `line`: the pieces between backticks.
+fn code_spans(line: &str) -> impl Iterator<Item = &str> {
+    line.split('`').skip(1).step_by(2)
 }
 
 /// The targets of the Markdown links in `line` that point into the repository: not to the web,
@@ -177,7 +183,7 @@ fn quoted_names(markdown: &str) -> Vec<String> {
         if fenced {
             continue;
         }
-        for (i, span) in line.split('`').enumerate() {
+        for span in code_spans(line) {
             let is_path = !span.is_empty()
                 && span.split("::").all(|part| {
                     part.chars()
@@ -188,8 +194,7 @@ fn quoted_names(markdown: &str) -> Vec<String> {
             let looks_like_code = span.contains("::")
                 || span.contains('_')
                 || span.chars().any(|c| c.is_ascii_uppercase());
-            // Odd pieces are inside backticks.
-            if i % 2 == 1 && is_path && looks_like_code {
+            if is_path && looks_like_code {
                 names.push(span.to_owned());
             }
         }

@@ -15,9 +15,25 @@ use std::{
 /// The repository's root.
 pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
+/// Every crate Cargo.lock pins, as `(name, version)`, in its order.
+pub fn locked_crates() -> Vec<(String, String)> {
+    let lock = fs::read_to_string(Path::new(ROOT).join("Cargo.lock")).unwrap();
+    let mut crates = Vec::new();
+    let mut name = None;
+    for line in lock.lines() {
+        if let Some(value) = line.strip_prefix("name = ") {
+            name = Some(value.trim_matches('"').to_owned());
+        } else if let Some(value) = line.strip_prefix("version = ")
+            && let Some(name) = name.take()
+        {
+            crates.push((name, value.trim_matches('"').to_owned()));
+        }
+    }
+    crates
+}
+
 /// The `src` folder of each locked crate whose name `wanted` accepts, as `(name, folder)`.
 pub fn locked_crate_sources(wanted: impl Fn(&str) -> bool) -> Vec<(String, PathBuf)> {
-    let lock = fs::read_to_string(Path::new(ROOT).join("Cargo.lock")).unwrap();
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cargo"));
@@ -25,23 +41,18 @@ pub fn locked_crate_sources(wanted: impl Fn(&str) -> bool) -> Vec<(String, PathB
         .map(|dirs| dirs.flatten().map(|dir| dir.path()).collect())
         .unwrap_or_default();
     let mut folders = Vec::new();
-    let mut name = None;
-    for line in lock.lines() {
-        if let Some(value) = line.strip_prefix("name = ") {
-            name = Some(value.trim_matches('"').to_owned());
-        } else if let Some(value) = line.strip_prefix("version = ")
-            && let Some(name) = name.take()
-            && wanted(&name)
-        {
-            let folder = format!("{name}-{}", value.trim_matches('"'));
-            folders.extend(
-                registries
-                    .iter()
-                    .map(|registry| registry.join(&folder).join("src"))
-                    .filter(|path| path.is_dir())
-                    .map(|path| (name.clone(), path)),
-            );
+    for (name, version) in locked_crates() {
+        if !wanted(&name) {
+            continue;
         }
+        let folder = format!("{name}-{version}");
+        folders.extend(
+            registries
+                .iter()
+                .map(|registry| registry.join(&folder).join("src"))
+                .filter(|path| path.is_dir())
+                .map(|path| (name.clone(), path)),
+        );
     }
     folders
 }
@@ -56,16 +67,10 @@ pub fn crate_source(name: &str, file: &str) -> String {
         .unwrap_or_else(|error| panic!("{name}'s src/{file}: {error}"))
 }
 
-/// The locked version of crate `name`.
+/// The locked version of crate `name` (the first, if Cargo.lock pins several).
 pub fn locked_version(name: &str) -> String {
-    let lock = fs::read_to_string(Path::new(ROOT).join("Cargo.lock")).unwrap();
-    let at = lock
-        .find(&format!("name = \"{name}\"\n"))
-        .unwrap_or_else(|| panic!("{name} is in Cargo.lock"));
-    let version = lock[at..].lines().nth(1).unwrap();
-    version
-        .strip_prefix("version = ")
-        .unwrap()
-        .trim_matches('"')
-        .to_owned()
+    locked_crates()
+        .into_iter()
+        .find_map(|(locked, version)| (locked == name).then_some(version))
+        .unwrap_or_else(|| panic!("{name} is in Cargo.lock"))
 }
