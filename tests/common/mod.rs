@@ -153,8 +153,7 @@ pub fn submit(app: &mut App, line: &str) {
         "{line:?} cannot be typed into the field; write_submit_message sends it as the field would"
     );
     key_in(app, line);
-    tap(app, KeyCode::Enter, Key::Enter);
-    app.update();
+    press_enter(app);
 }
 
 /// Writes the field's submit message with `raw` in it, skipping the field, then runs one frame.
