@@ -25,8 +25,7 @@
 
 use std::{
     fs,
-    io::{BufRead, BufReader},
-    process::{Command, Stdio},
+    process::Command,
     thread::sleep,
     time::{Duration, Instant},
 };
@@ -696,16 +695,10 @@ fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() 
         "the entry is labelled, and tells what was typed and that the caret is one back: {typed:#?}"
     );
 
-    let mut listener = x
-        .screen_reader(&["listen", "20"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("run screen_reader.py ({NEEDS_BUS}): {e}"));
-    let mut heard = BufReader::new(listener.stdout.take().unwrap()).lines();
-    assert_eq!(
-        heard.next().and_then(Result::ok).as_deref(),
-        Some("listening")
-    );
+    let Listener {
+        _process: listener,
+        mut heard,
+    } = x.listen(20);
     x.key("Return");
     let announcement = heard
         .next()
@@ -715,8 +708,7 @@ fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() 
         .strip_prefix("announcement\t에이전트: ")
         .unwrap_or_else(|| panic!("the agent's reply is announced, got {announcement:?}"));
     assert!(REPLIES.contains(&reply), "{reply:?} is one of the replies");
-    let _ = listener.kill();
-    let _ = listener.wait();
+    drop(listener);
     let rest: Vec<String> = heard
         .map_while(Result::ok)
         .filter(|line| line.starts_with("announcement"))

@@ -621,7 +621,6 @@ impl Drop for Session {
     }
 }
 
-/// A helper process, stopped when this is dropped.
 /// What a listening screen reader hears, line by line (see `tests/screen_reader.py`).
 pub struct Listener {
     pub _process: Stopped,
@@ -653,6 +652,7 @@ impl Listener {
     }
 }
 
+/// A helper process, stopped when this is dropped.
 pub struct Stopped(pub Child);
 
 impl Drop for Stopped {
