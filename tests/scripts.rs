@@ -378,10 +378,16 @@ fn caret_and_selection(app: &mut App) -> (usize, Option<String>) {
     (line.caret(), line.selected_text().map(str::to_owned))
 }
 
-/// Each grapheme cluster of the field's line as drawn now, in the order of the line's text: its
-/// byte range in the line, whether it runs right to left, and its left and right edges in window
-/// (logical) pixels. The caret's own glyph is left out.
-fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)> {
+/// Each of Parley's clusters of the field's laid-out text (its spans in order, the caret's
+/// among them) as drawn now, left to right: its byte range in that text, whether it runs right
+/// to left, and its left and right edges in window (logical) pixels. With the caret span's
+/// byte range.
+fn laid_out_clusters(
+    app: &mut App,
+) -> (
+    Vec<(std::ops::Range<usize>, bool, f32, f32)>,
+    std::ops::Range<usize>,
+) {
     let line = widget_line(app);
     let world = app.world();
     let spans: Vec<String> = world
@@ -394,7 +400,7 @@ fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)
     // caret, the caret, after it, and the tail.
     let root = world.get::<Text>(line).unwrap().0.len();
     let caret_at = root + spans[0].len();
-    let caret_len = spans[1].len();
+    let caret = caret_at..caret_at + spans[1].len();
     let scale = world
         .get::<ComputedNode>(line)
         .unwrap()
@@ -408,20 +414,10 @@ fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)
             };
             let mut x = run.offset();
             for cluster in run.run().visual_clusters() {
-                let range = cluster.text_range();
                 let (from, to) = (x, x + cluster.advance());
                 x = to;
-                if range.start >= caret_at && range.start < caret_at + caret_len {
-                    continue;
-                }
-                let shift = if range.start >= caret_at {
-                    caret_len
-                } else {
-                    0
-                };
-                let range = range.start - shift..range.end - shift;
                 found.push((
-                    range,
+                    cluster.text_range(),
                     cluster.is_rtl(),
                     (left + from) * scale,
                     (left + to) * scale,
@@ -429,6 +425,54 @@ fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)
             }
         }
     }
+    (found, caret)
+}
+
+/// Where the caret is drawn: the middle of the widget's caret glyph (its bar), in window
+/// (logical) pixels. Within a line the glyph takes no room; at its end, a little, with the bar in
+/// the middle.
+fn caret_x(app: &mut App) -> f32 {
+    let (clusters, caret) = laid_out_clusters(app);
+    let line = widget_line(app);
+    let glyph = app.world().get::<Children>(line).unwrap()[1];
+    let glyph_text = app.world().get::<TextSpan>(glyph).unwrap().0.clone();
+    let glyph_at = caret.start
+        + glyph_text
+            .find(['|', '}'])
+            .expect("the caret span holds the widget's glyph");
+    clusters
+        .iter()
+        .find(|(range, ..)| range.start == glyph_at)
+        .map(|&(_, _, left, right)| (left + right) / 2.0)
+        .expect("the caret's glyph is laid out")
+}
+
+/// How many of the line's grapheme clusters are drawn left of the caret.
+fn clusters_left_of_caret(app: &mut App) -> usize {
+    let caret = caret_x(app);
+    field_clusters(app)
+        .iter()
+        .filter(|(_, _, left, right)| (left + right) / 2.0 < caret)
+        .count()
+}
+
+/// Each grapheme cluster of the field's line as drawn now, in the order of the line's text: its
+/// byte range in the line, whether it runs right to left, and its left and right edges in window
+/// (logical) pixels. The caret's own glyph is left out.
+fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)> {
+    let (laid_out, caret) = laid_out_clusters(app);
+    let mut found: Vec<_> = laid_out
+        .into_iter()
+        .filter(|(range, ..)| !caret.contains(&range.start))
+        .map(|(range, rtl, from, to)| {
+            let shift = if range.start >= caret.end {
+                caret.len()
+            } else {
+                0
+            };
+            (range.start - shift..range.end - shift, rtl, from, to)
+        })
+        .collect();
     found.sort_by_key(|(range, ..)| range.start);
     // A ligature (a ZWJ family, a flag) is one glyph that Parley splits among its characters'
     // clusters; the caret stops only between grapheme clusters, so those are the units here.
@@ -598,11 +642,86 @@ fn in_a_right_to_left_line_the_arrows_move_the_caret_the_way_they_point() {
     // Shift+Left selects what the caret passes over.
     press(&mut app, &[KeyCode::ShiftLeft, KeyCode::ArrowLeft]);
     assert_eq!(caret_and_selection(&mut app).1.as_deref(), Some(" "));
-    // A line that starts left to right keeps Left going back through the text.
-    press_enter(&mut app);
-    type_text(&mut app, "abc مرحبا");
-    press(&mut app, &[KeyCode::ArrowLeft]);
+}
+
+#[test]
+fn in_mixed_direction_lines_the_arrows_step_over_each_cluster_the_way_they_point() {
+    let mut app = laid_out_app();
+    for line in [
+        "abc مرحبا def",
+        "abc مرحبا",
+        "مرحبا abc بالعالم",
+        "한국 עברית 😀 漢字",
+        "👨\u{200d}👩\u{200d}👧 سلام 🇰🇷",
+    ] {
+        type_text(&mut app, line);
+        app.update();
+        let count = line.graphemes(true).count();
+        // From the end of the text, wherever that is drawn, to the line's left edge.
+        for _ in 0..count {
+            press(&mut app, &[KeyCode::ArrowLeft]);
+        }
+        assert_eq!(
+            clusters_left_of_caret(&mut app),
+            0,
+            "{line:?}: {count} presses of Left reach the left edge"
+        );
+        let mut visited = vec![caret_and_selection(&mut app).0];
+        // Each press steps over one cluster as drawn; at the edge, the next one stays.
+        for step in (1..=count).chain([count]) {
+            press(&mut app, &[KeyCode::ArrowRight]);
+            assert_eq!(
+                clusters_left_of_caret(&mut app),
+                step,
+                "{line:?}: after Right pressed {step} times, the caret is right of {step} clusters"
+            );
+            visited.push(caret_and_selection(&mut app).0);
+        }
+        for step in (1..=count).chain([count]) {
+            press(&mut app, &[KeyCode::ArrowLeft]);
+            assert_eq!(
+                clusters_left_of_caret(&mut app),
+                count - step,
+                "{line:?}: after Left pressed {step} times, the caret is left of {step} clusters"
+            );
+            visited.push(caret_and_selection(&mut app).0);
+        }
+        // Where the direction changes, one place on screen stands for two in the text: the
+        // caret takes the one beside the cluster it just crossed, so the way there and back
+        // between them reach every place in the text.
+        visited.sort_unstable();
+        visited.dedup();
+        let boundaries: Vec<usize> = line
+            .grapheme_indices(true)
+            .map(|(at, _)| at)
+            .chain([line.len()])
+            .collect();
+        assert_eq!(
+            visited, boundaries,
+            "{line:?}: the caret stands at each place in the text"
+        );
+        press_enter(&mut app);
+    }
+}
+
+#[test]
+fn after_a_move_on_screen_typing_and_shift_select_go_by_the_text() {
+    let mut app = laid_out_app();
+    type_text(&mut app, "abc مرحبا def");
+    press(&mut app, &[KeyCode::Home]);
+    // Over "abc " and the Arabic word's last letter, which is drawn at its left end.
+    for _ in 0.."abc ".len() + 1 {
+        press(&mut app, &[KeyCode::ArrowRight]);
+    }
     assert_eq!(caret_and_selection(&mut app).0, "abc مرحب".len());
+    // Two more to the right, selecting: the two letters before it in the text.
+    press(&mut app, &[KeyCode::ShiftLeft, KeyCode::ArrowRight]);
+    press(&mut app, &[KeyCode::ShiftLeft, KeyCode::ArrowRight]);
+    assert_eq!(caret_and_selection(&mut app).1.as_deref(), Some("حب"));
+    press(&mut app, &[KeyCode::Backspace]);
+    assert_eq!(input_value(&mut app), "abc مرا def");
+    type_text(&mut app, "ل");
+    assert_eq!(input_value(&mut app), "abc مرلا def");
 }
 
 #[test]

@@ -5,10 +5,17 @@
 //! Positions are byte offsets into the text, always on a grapheme cluster's boundary, so no
 //! move or deletion can split an emoji sequence, a flag, a syllable written as conjoining jamo
 //! or a letter from its accent.
+//!
+//! Where text changes direction (`abc` then an Arabic word, say), one offset is two places on
+//! screen: after `abc`, and at the far edge of the Arabic word. The caret's *affinity* says which
+//! of the two it shows at: beside the character before it in the text (upstream) or the one
+//! after it (downstream). Editing leaves it upstream, beside what was just typed; a move on
+//! screen (`super::selection`) sets it to the side the caret arrived from.
 
 use std::ops::Range;
 
 use icu_properties::{CodePointMapData, props::BidiClass};
+pub use parley::Affinity;
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
 /// Where a caret move goes.
@@ -91,6 +98,8 @@ pub struct LineEditor {
     /// What the input method is composing: shown at the caret, not yet part of the text. With
     /// where the IME wants the caret inside it, in bytes.
     composing: Option<(String, usize)>,
+    /// Which neighbour the caret shows beside (see the module's doc).
+    affinity: Affinity,
 }
 
 impl LineEditor {
@@ -107,6 +116,7 @@ impl LineEditor {
             redo: Vec::new(),
             last: None,
             composing: None,
+            affinity: Affinity::Upstream,
         }
     }
 
@@ -118,6 +128,12 @@ impl LineEditor {
     /// The caret, as a byte offset.
     pub fn caret(&self) -> usize {
         self.now.caret
+    }
+
+    /// Which neighbour in the text the caret shows beside, where the two are far apart on
+    /// screen.
+    pub fn affinity(&self) -> Affinity {
+        self.affinity
     }
 
     /// The selected bytes, empty when nothing is selected.
@@ -195,14 +211,21 @@ impl LineEditor {
     }
 
     /// Puts the caret at `at` (a byte offset, moved back to a cluster boundary), extending the
-    /// selection or not: what a click and a drag do.
+    /// selection or not.
     pub fn place(&mut self, at: usize, extend: bool) {
+        self.place_beside(at, Affinity::Upstream, extend);
+    }
+
+    /// Puts the caret at `at` as [`Self::place`] does, shown beside its neighbour on the
+    /// `affinity` side: where a click or a move on screen left it.
+    pub fn place_beside(&mut self, at: usize, affinity: Affinity, extend: bool) {
         let at = self.boundary_at_or_before(at);
         self.now.caret = at;
         if !extend {
             self.now.anchor = at;
         }
         self.last = None;
+        self.affinity = affinity;
     }
 
     /// Selects the whole line.
@@ -210,6 +233,7 @@ impl LineEditor {
         self.now.anchor = 0;
         self.now.caret = self.now.text.len();
         self.last = None;
+        self.affinity = Affinity::Upstream;
     }
 
     /// Selects the word (or the run of spaces or punctuation) at `at`: a double-click.
@@ -224,6 +248,7 @@ impl LineEditor {
         self.now.anchor = word.start;
         self.now.caret = word.end;
         self.last = None;
+        self.affinity = Affinity::Upstream;
     }
 
     /// Types `text` at the caret, replacing the selection. Returns whether all of it fitted.
@@ -255,6 +280,7 @@ impl LineEditor {
         self.now.text.replace_range(range.clone(), "");
         self.now.caret = range.start;
         self.now.anchor = range.start;
+        self.affinity = Affinity::Upstream;
         self.last = Some((change, range.start));
     }
 
@@ -286,6 +312,7 @@ impl LineEditor {
         self.composing = None;
         self.redo.push(std::mem::replace(&mut self.now, before));
         self.last = None;
+        self.affinity = Affinity::Upstream;
         true
     }
 
@@ -297,6 +324,7 @@ impl LineEditor {
         self.composing = None;
         self.undo.push(std::mem::replace(&mut self.now, after));
         self.last = None;
+        self.affinity = Affinity::Upstream;
         true
     }
 
@@ -325,6 +353,7 @@ impl LineEditor {
         self.now.text.replace_range(range.clone(), kept);
         self.now.caret = range.start + kept.len();
         self.now.anchor = self.now.caret;
+        self.affinity = Affinity::Upstream;
         // A space ends the word being typed: what follows is a step of its own.
         let next = if starts_word { Change::Typing } else { change };
         self.last = Some((next, self.now.caret));

@@ -10,9 +10,11 @@
 //!
 //! A click places the caret, a drag selects, a double-click selects a word. Where a click
 //! lands comes from the text layout's own hit test, so it is the clicked cluster in
-//! right-to-left and mixed-direction text too.
+//! right-to-left and mixed-direction text too. The arrows move the caret on the same layout
+//! ([`OnScreen`]), and the caret's glyph carries a direction mark ([`caret_span`]), so that
+//! where the text changes direction the caret shows on the side it arrived from.
 
-use std::time::Duration;
+use std::{ops::Range, time::Duration};
 
 use bevy::{
     input_focus::{FocusCause, InputFocus},
@@ -22,10 +24,14 @@ use bevy::{
     window::WindowEvent,
 };
 use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
+use icu_properties::{CodePointMapData, props::BidiClass};
 use parley::{Cluster, Cursor, Layout};
-use unicode_segmentation::UnicodeSegmentation;
+use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
-use super::{ChatInput, Field};
+use super::{
+    ChatInput, Field,
+    editor::{Affinity, LineEditor},
+};
 use crate::theme::Theme;
 
 pub(super) fn plugin(app: &mut App) {
@@ -56,10 +62,197 @@ enum Decoration {
     Composing,
 }
 
-/// Marks the widget's inner text, the node its line is laid out in, once [`decorate`] has found
-/// it: the IME and the mouse find it by this, without a walk through the widget's nodes.
-#[derive(Component, Debug, Default)]
-pub(super) struct LineText;
+/// The widget's inner text, the node its line is laid out in, once [`decorate`] has found it:
+/// the IME, the mouse and the arrows find it by this, without a walk through the widget's nodes.
+/// With the line that [`decorate`] last gave it, which is what its layout shows.
+#[derive(Component, Debug)]
+pub(super) struct LineText {
+    /// The line as shown (with the composition, if any).
+    shown: String,
+    /// Where the caret's span lies in the laid-out text. It starts at the caret's byte in
+    /// `shown`; the widget's caret glyph and a direction mark (see [`caret_span`]) fill it.
+    caret: Range<usize>,
+}
+
+impl LineText {
+    /// The byte of the line that byte `laid_out` of the layout's text stands for; a place in
+    /// the caret's span is the caret's own.
+    fn line_byte(&self, laid_out: usize) -> usize {
+        if laid_out < self.caret.start {
+            laid_out
+        } else if laid_out < self.caret.end {
+            self.caret.start
+        } else {
+            laid_out - self.caret.len()
+        }
+    }
+
+    /// The line's place and affinity that a Parley cursor in the layout stands for. A cursor
+    /// that leans on the caret's own glyph leans on the line's text on its other side.
+    fn line_cursor(&self, cursor: Cursor) -> (usize, Affinity) {
+        let index = cursor.index();
+        let leans_on = match cursor.affinity() {
+            Affinity::Upstream => index.checked_sub(1),
+            Affinity::Downstream => Some(index),
+        };
+        let affinity = match leans_on.filter(|at| self.caret.contains(at)) {
+            None => cursor.affinity(),
+            Some(_) if cursor.affinity() == Affinity::Upstream => Affinity::Downstream,
+            Some(_) => Affinity::Upstream,
+        };
+        (self.line_byte(index), affinity)
+    }
+
+    /// Where a click at `x` (physical pixels from the text's left edge) lands: the byte the
+    /// caret goes to and the side it shows beside, and the start of the clicked cluster (what a
+    /// double-click's word is looked up from). Both come from Parley's hit test on the line's
+    /// own layout, which knows where each cluster was drawn, in either direction and however
+    /// many glyphs it took.
+    fn hit(&self, layout: &Layout<TextBrush>, x: f32) -> ((usize, Affinity), usize) {
+        let (caret, affinity) = self.line_cursor(Cursor::from_point(layout, x, 0.0));
+        let cluster = Cluster::from_point(layout, x, 0.0).map_or(caret, |(cluster, _)| {
+            self.line_byte(cluster.text_range().start)
+        });
+        let at = nearest_boundary(&self.shown, caret);
+        // Moved to a cluster's end, the caret shows after that cluster.
+        let affinity = if at == caret {
+            affinity
+        } else {
+            Affinity::Upstream
+        };
+        ((at, affinity), cluster)
+    }
+
+    /// The Parley cursor in the layout for the line's place `at` shown beside its neighbour on
+    /// the `affinity` side.
+    fn layout_cursor(&self, layout: &Layout<TextBrush>, at: usize, affinity: Affinity) -> Cursor {
+        let caret = self.caret.start;
+        let (index, affinity) = if at < caret {
+            (at, affinity)
+        } else if at > caret {
+            (at + self.caret.len(), affinity)
+        } else if (affinity == Affinity::Upstream && at > 0) || at == self.shown.len() {
+            // Beside the text before the caret's glyph, or after it.
+            (self.caret.start, Affinity::Upstream)
+        } else {
+            (self.caret.end, Affinity::Downstream)
+        };
+        Cursor::from_byte_index(layout, index, affinity)
+    }
+}
+
+/// The field's line on screen: the text it was last given and its layout, once both agree with
+/// the line being edited.
+#[derive(Clone, Copy)]
+pub(super) struct OnScreen<'a> {
+    laid_out: &'a LineText,
+    layout: &'a Layout<TextBrush>,
+}
+
+impl<'a> OnScreen<'a> {
+    /// The line on screen, if `layout` shows `line` as it is now: not when this frame changed its
+    /// text before its layout could follow, nor before it has been laid out at all.
+    pub(super) fn of(
+        laid_out: &'a LineText,
+        layout: &'a Layout<TextBrush>,
+        line: &LineEditor,
+    ) -> Option<Self> {
+        let laid_out_len = layout.lines().last().map(|line| line.text_range().end);
+        let current = laid_out.shown == line.shown()
+            && laid_out_len == Some(laid_out.shown.len() + laid_out.caret.len());
+        current.then_some(Self { laid_out, layout })
+    }
+
+    /// Where `line`'s caret goes one grapheme cluster to the right (or the left) on screen, and
+    /// which side it then shows beside: over the cluster drawn next to it, to that cluster's far
+    /// edge, as Parley's visual cursor moves go. In an Arabic word inside a Latin line that is
+    /// back through the text; the caret's own glyph is stepped over. `None` at the line's edge.
+    pub(super) fn step(&self, line: &LineEditor, rightwards: bool) -> Option<(usize, Affinity)> {
+        let layout = self.layout;
+        let mut cursor = self
+            .laid_out
+            .layout_cursor(layout, line.shown_caret(), line.affinity());
+        // Each step crosses one of Parley's clusters: the caret's glyph or mark, or a part of a
+        // grapheme cluster drawn as one glyph (a flag, a ZWJ family) moves the caret nowhere.
+        for _ in 0..=self.laid_out.shown.len() + self.laid_out.caret.len() {
+            let [left, right] = cursor.visual_clusters(layout);
+            let crossed = if rightwards { right } else { left }?;
+            let next = if rightwards {
+                cursor.next_visual(layout)
+            } else {
+                cursor.previous_visual(layout)
+            };
+            if next == cursor {
+                return None;
+            }
+            cursor = next;
+            let (at, affinity) = self.laid_out.line_cursor(cursor);
+            let over_caret = self.laid_out.caret.contains(&crossed.text_range().start);
+            if !over_caret && is_grapheme_boundary(&self.laid_out.shown, at) {
+                return Some((at, affinity));
+            }
+        }
+        None
+    }
+}
+
+/// Whether `at` lies between two grapheme clusters of `text` (or at an end).
+fn is_grapheme_boundary(text: &str, at: usize) -> bool {
+    GraphemeCursor::new(at, text.len(), true)
+        .is_boundary(text, 0)
+        .unwrap_or(false)
+}
+
+/// The caret's span: the widget's caret `glyph`, and beside it an invisible mark of the
+/// direction of the character the caret leans on (its affinity side), so that the glyph shows
+/// there.
+///
+/// The glyph is punctuation, which takes its direction from the text around it (Unicode's bidi
+/// rules N1 and N2): between a Latin letter and an Arabic one it goes with the line, so it
+/// could show on the far side of the Arabic word from the place the caret stands for. Next to a
+/// mark of the same direction as the character it leans on, it joins that character's run.
+/// Beside a space or punctuation no mark is needed: the glyph resolves as they do. Beside a
+/// digit in right-to-left text no mark helps (docs/editing.md, "남은 한계").
+fn caret_span(glyph: &str, shown: &str, caret: usize, affinity: Affinity) -> String {
+    let leans_back = match affinity {
+        Affinity::Upstream => caret > 0,
+        Affinity::Downstream => caret == shown.len(),
+    };
+    let neighbour = if leans_back {
+        shown[..caret].graphemes(true).next_back()
+    } else {
+        shown[caret..].graphemes(true).next()
+    };
+    // A cluster's first character gives its direction; accents take their letter's.
+    let classes = CodePointMapData::<BidiClass>::new();
+    let mark = neighbour
+        .and_then(|cluster| cluster.chars().next())
+        .and_then(|c| match classes.get(c) {
+            BidiClass::LeftToRight => Some(LRM),
+            BidiClass::RightToLeft => Some(RLM),
+            BidiClass::ArabicLetter => Some(ALM),
+            _ => None,
+        });
+    let mut span = String::with_capacity(glyph.len() + 3);
+    match mark {
+        Some(mark) if leans_back => {
+            span.push_str(glyph);
+            span.push(mark);
+        }
+        Some(mark) => {
+            span.push(mark);
+            span.push_str(glyph);
+        }
+        None => span.push_str(glyph),
+    }
+    span
+}
+
+/// The direction marks [`caret_span`] writes: left-to-right, right-to-left and Arabic letter
+/// marks, strong characters of each direction that draw nothing.
+const LRM: char = '\u{200E}';
+const RLM: char = '\u{200F}';
+const ALM: char = '\u{061C}';
 
 /// The widget's inner text, looked up among its nodes by the name the widget gives it.
 fn inner_text(entity: Entity, children: &Query<&Children>, names: &Query<&Name>) -> Option<Entity> {
@@ -85,6 +278,7 @@ fn decorate(
     >,
     children: Query<&Children>,
     names: Query<&Name>,
+    mut lines: Query<&mut LineText>,
     mut writer: TextUiWriter,
     mut commands: Commands,
 ) {
@@ -96,18 +290,35 @@ fn decorate(
             continue;
         };
         let palette = theme.palette();
-        let shown = field.line().shown();
+        let line = field.line();
+        let shown = line.shown();
         let (decoration, parts) = Parts::of(&field, &shown);
 
         let Some(spans) = children.get(text).ok() else {
             continue;
         };
+        // The widget's glyph, as the widget wrote it or as this wrote it last, with a mark.
+        let glyph: String = writer
+            .text(text, CARET)
+            .chars()
+            .filter(|c| ![LRM, RLM, ALM].contains(c))
+            .collect();
+        let caret = line.shown_caret();
+        let caret_span = caret_span(&glyph, &shown, caret, line.affinity());
+        let laid_out = LineText {
+            shown: shown.to_string(),
+            caret: caret..caret + caret_span.len(),
+        };
+        *writer.text(text, CARET) = caret_span;
+        if let Ok(mut line_text) = lines.get_mut(text) {
+            *line_text = laid_out;
+        } else {
+            commands.entity(text).insert(laid_out);
+        }
         if spans.len() < TAIL {
-            commands.entity(text).insert(LineText).with_child((
-                TextSpan::new(parts.tail),
-                font.0.clone(),
-                color.0,
-            ));
+            commands
+                .entity(text)
+                .with_child((TextSpan::new(parts.tail), font.0.clone(), color.0));
         } else {
             *writer.text(text, TAIL) = parts.tail.to_owned();
             *writer.color(text, TAIL) = color.0;
@@ -174,21 +385,6 @@ impl<'a> Parts<'a> {
         };
         (decoration, parts)
     }
-
-    /// Each laid-out section's text and where it starts in the line, by section index (the
-    /// caret's is empty).
-    fn sections(&self) -> [(usize, &'a str); 5] {
-        let before = self.head.len();
-        let after = before + self.before.len();
-        let tail = after + self.after.len();
-        [
-            (0, self.head),
-            (before, self.before),
-            (after, ""),
-            (after, self.after),
-            (tail, self.tail),
-        ]
-    }
 }
 
 /// Where the pointer is, whether a press on the field is being dragged, and the last press
@@ -208,15 +404,22 @@ pub(super) fn point_and_drag(
     mut pointer: Local<Pointer>,
     time: Res<Time<Real>>,
     mut fields: Query<(Entity, &mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
-    lines: Query<(&ComputedTextBlock, &ComputedNode, &UiGlobalTransform), With<LineText>>,
+    lines: Query<(
+        &LineText,
+        &ComputedTextBlock,
+        &ComputedNode,
+        &UiGlobalTransform,
+    )>,
     mut input_focus: ResMut<InputFocus>,
 ) {
     // Most frames bring no pointer or key events: nothing to look up then.
     if events.is_empty() {
         return;
     }
-    let (Ok((entity, mut field, node, transform)), Ok((layout, text_node, text_transform))) =
-        (fields.single_mut(), lines.single())
+    let (
+        Ok((entity, mut field, node, transform)),
+        Ok((laid_out, layout, text_node, text_transform)),
+    ) = (fields.single_mut(), lines.single())
     else {
         events.clear();
         return;
@@ -224,23 +427,14 @@ pub(super) fn point_and_drag(
     // The pointer comes in logical pixels, layout is in physical ones.
     let to_physical = node.inverse_scale_factor().recip();
     let text_left = text_transform.transform_point2(-text_node.size() / 2.0).x;
-    // The line as it was laid out: before this frame's changes.
-    let shown = field.line().shown().into_owned();
-    let sections = Parts::of(&field, &shown).1.sections();
-    let hit = |x: f32| {
-        hit(
-            &shown,
-            &sections,
-            layout.buffer(),
-            x * to_physical - text_left,
-        )
-    };
+    let hit = |x: f32| laid_out.hit(layout.buffer(), x * to_physical - text_left);
     for event in events.read() {
         match event {
             WindowEvent::CursorMoved(moved) => {
                 pointer.at = Some(moved.position);
                 if pointer.dragging && !field.line().is_composing() {
-                    field.line_mut().place(hit(moved.position.x).0, true);
+                    let ((caret, affinity), _) = hit(moved.position.x);
+                    field.line_mut().place_beside(caret, affinity, true);
                 }
             }
             WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
@@ -263,12 +457,12 @@ pub(super) fn point_and_drag(
                 let double = pointer.last_press.is_some_and(|(then, place)| {
                     now - then <= DOUBLE_CLICK_TIME && place.distance(at) <= DOUBLE_CLICK_DISTANCE
                 });
-                let (caret, cluster) = hit(at.x);
+                let ((caret, affinity), cluster) = hit(at.x);
                 if double {
                     field.line_mut().select_word_at(cluster);
                     pointer.last_press = None;
                 } else {
-                    field.line_mut().place(caret, false);
+                    field.line_mut().place_beside(caret, affinity, false);
                     pointer.dragging = true;
                     pointer.last_press = Some((now, at));
                 }
@@ -276,24 +470,6 @@ pub(super) fn point_and_drag(
             _ => {}
         }
     }
-}
-
-/// Where a click at `x` (physical pixels from the text's left edge) lands in `line`, laid out
-/// in `sections`: the byte the caret goes to, and the start of the clicked cluster (what a
-/// double-click's word is looked up from). Both come from Parley's hit test on the line's own
-/// layout, which knows where each cluster was drawn, in either direction and however many
-/// glyphs it took.
-fn hit(
-    line: &str,
-    sections: &[(usize, &str); 5],
-    layout: &Layout<TextBrush>,
-    x: f32,
-) -> (usize, usize) {
-    let caret = Cursor::from_point(layout, x, 0.0).index();
-    let cluster = Cluster::from_point(layout, x, 0.0)
-        .map_or(caret, |(cluster, _)| cluster.text_range().start);
-    let caret = nearest_boundary(line, line_byte(sections, layout, caret));
-    (caret, line_byte(sections, layout, cluster))
 }
 
 /// `at`, or when it falls inside a grapheme cluster, the nearer end of that cluster: Parley
@@ -310,31 +486,4 @@ fn nearest_boundary(line: &str, at: usize) -> usize {
                 cluster.start
             }
         })
-}
-
-/// The byte of the line that byte `laid_out` of the layout's text stands for. The laid-out text
-/// is the sections' texts in order, the caret's glyph among them; a place on that glyph is the
-/// caret's own.
-fn line_byte(sections: &[(usize, &str); 5], layout: &Layout<TextBrush>, laid_out: usize) -> usize {
-    let total = layout
-        .lines()
-        .last()
-        .map_or(0, |line| line.text_range().end);
-    let shown: usize = sections.iter().map(|(_, text)| text.len()).sum();
-    let mut start = 0;
-    for (section, &(line_start, text)) in sections.iter().enumerate() {
-        let len = match section {
-            CARET => total.saturating_sub(shown),
-            _ => text.len(),
-        };
-        if laid_out < start + len {
-            return match section {
-                CARET => line_start,
-                _ => line_start + laid_out - start,
-            };
-        }
-        start += len;
-    }
-    let (tail_start, tail) = sections[TAIL];
-    tail_start + tail.len()
 }

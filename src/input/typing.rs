@@ -29,7 +29,7 @@ use bevy::{
     input::keyboard::{KeyboardFocusLost, KeyboardInput},
     input_focus::{FocusCause, InputFocus},
     prelude::*,
-    text::TextLayoutInfo,
+    text::{ComputedTextBlock, TextLayoutInfo},
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
@@ -39,9 +39,9 @@ use bevy_simple_text_input::{
 use super::{
     ChatInput, ConversationInput, CopyNewestReply, FieldFull, MAX_INPUT_CHARS,
     clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
-    editor::{LineEditor, starts_right_to_left},
+    editor::{LineEditor, Motion, starts_right_to_left},
     keys::{self, Action, Modifiers},
-    selection::{CARET, LineText},
+    selection::{CARET, LineText, OnScreen},
 };
 use crate::chat;
 
@@ -134,9 +134,11 @@ pub(super) fn edit_field(
     time: Res<Time<Real>>,
     mut input_focus: ResMut<InputFocus>,
     field: Single<(Entity, &mut Field), With<ChatInput>>,
+    line_text: Query<(&LineText, &ComputedTextBlock)>,
     mut out: Outcomes,
 ) {
     let (entity, mut field) = field.into_inner();
+    let laid_out = line_text.single().ok();
     let fresh = typing.in_arrival_order();
     backlog.typed.extend(fresh);
     if typing.keyboard_lost.read().count() > 0 {
@@ -228,7 +230,9 @@ pub(super) fn edit_field(
             backlog.pasting = Some(now);
             continue;
         }
-        apply(action, entity, &mut field, &mut out);
+        let on_screen =
+            laid_out.and_then(|(text, block)| OnScreen::of(text, block.buffer(), field.line()));
+        apply(action, entity, &mut field, on_screen, &mut out);
     }
 }
 
@@ -290,10 +294,28 @@ fn ime_edit(line: &mut LineEditor, ime: &Ime, out: &mut Outcomes) {
     }
 }
 
-/// Carries out one action on the field.
-fn apply(action: Action, entity: Entity, field: &mut Field, out: &mut Outcomes) {
+/// Carries out one action on the field, whose line is `on_screen` when its layout is current.
+fn apply(
+    action: Action,
+    entity: Entity,
+    field: &mut Field,
+    on_screen: Option<OnScreen>,
+    out: &mut Outcomes,
+) {
     let Field { line, history } = field;
     match action {
+        // Left and Right move the caret on screen, the way they point, through text in either
+        // direction; a selection collapses to its end on their side, below.
+        Action::Move(motion @ (Motion::Left | Motion::Right), extend)
+            if let Some(on_screen) = on_screen
+                && (extend || line.selection().is_empty()) =>
+        {
+            if let Some((at, affinity)) = on_screen.step(line, motion == Motion::Right) {
+                line.place_beside(at, affinity, extend);
+            }
+        }
+        // The other moves go through the text; in a line that runs right to left, the arrows
+        // go the other way through it. So do Left and Right where the layout has not caught up.
         Action::Move(motion, extend) if starts_right_to_left(line.text()) => {
             line.move_caret(motion.mirrored(), extend)
         }
