@@ -1,6 +1,8 @@
 //! Every script is drawn: lines in each script the app bundles a font for are laid out by Bevy's
 //! real text layout (no GPU), and every cluster must come out as a real glyph of the font that
-//! docs/fonts.md says draws it, in the conversation and in the field.
+//! docs/fonts.md says draws it, in the conversation and in the field. And the field edits what
+//! it draws: clicks, drags and arrows land where the layout drew each cluster, in right-to-left
+//! and mixed-direction lines too.
 
 mod common;
 
@@ -11,7 +13,7 @@ use agent_chat::{
     view::{self, paragraph},
 };
 use bevy::{
-    input::ButtonState,
+    input::{ButtonState, keyboard::Key},
     prelude::*,
     text::{ComputedTextBlock, TextBrush},
     window::WindowResolution,
@@ -759,4 +761,35 @@ fn font_names_without(app: &App, removed: usize) -> Vec<(u64, &'static str)> {
         }
     }
     names
+}
+
+#[test]
+fn arrows_faster_than_a_frame_move_as_far_as_arrows_a_frame_apart() {
+    let line = "abc مرحبا def";
+    let mut slow = laid_out_app();
+    let mut fast = laid_out_app();
+    for app in [&mut slow, &mut fast] {
+        type_text(app, line);
+        press(app, &[KeyCode::Home]);
+    }
+    // Into the Arabic word and through it, one frame per key and all in one frame.
+    for _ in 0..7 {
+        press(&mut slow, &[KeyCode::ArrowRight]);
+        tap(&mut fast, KeyCode::ArrowRight, Key::ArrowRight);
+    }
+    fast.update();
+    fast.update();
+    let (slow_at, fast_at) = (
+        caret_and_selection(&mut slow).0,
+        caret_and_selection(&mut fast).0,
+    );
+    assert_eq!(
+        fast_at, slow_at,
+        "seven Rights in one frame end where seven frames do"
+    );
+    assert_eq!(
+        clusters_left_of_caret(&mut fast),
+        7,
+        "the caret is right of the seven clusters it crossed"
+    );
 }
