@@ -29,12 +29,13 @@ use bevy::{
     input::keyboard::{KeyboardFocusLost, KeyboardInput},
     input_focus::{FocusCause, InputFocus},
     prelude::*,
-    text::{ComputedTextBlock, TextLayoutInfo},
+    text::{ComputedTextBlock, TextBrush, TextLayoutInfo},
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
     TextInputCursorPos, TextInputInactive, TextInputSubmitMessage, TextInputValue,
 };
+use parley::Layout;
 
 use super::{
     ChatInput, ConversationInput, CopyNewestReply, FieldFull, MAX_INPUT_CHARS,
@@ -230,9 +231,8 @@ pub(super) fn edit_field(
             backlog.pasting = Some(now);
             continue;
         }
-        let on_screen =
-            laid_out.and_then(|(text, block)| OnScreen::of(text, block.buffer(), field.line()));
-        apply(action, entity, &mut field, on_screen, &mut out);
+        let laid_out = laid_out.map(|(text, block)| (text, block.buffer()));
+        apply(action, entity, &mut field, laid_out, &mut out);
     }
 }
 
@@ -294,21 +294,23 @@ fn ime_edit(line: &mut LineEditor, ime: &Ime, out: &mut Outcomes) {
     }
 }
 
-/// Carries out one action on the field, whose line is `on_screen` when its layout is current.
+/// Carries out one action on the field, whose line was last laid out as `laid_out`.
 fn apply(
     action: Action,
     entity: Entity,
     field: &mut Field,
-    on_screen: Option<OnScreen>,
+    laid_out: Option<(&LineText, &Layout<TextBrush>)>,
     out: &mut Outcomes,
 ) {
     let Field { line, history } = field;
     match action {
         // Left and Right move the caret on screen, the way they point, through text in either
-        // direction; a selection collapses to its end on their side, below.
+        // direction, once the layout shows the line as it is; a selection collapses to its end
+        // on their side, below.
         Action::Move(motion @ (Motion::Left | Motion::Right), extend)
-            if let Some(on_screen) = on_screen
-                && (extend || line.selection().is_empty()) =>
+            if (extend || line.selection().is_empty())
+                && let Some(on_screen) =
+                    laid_out.and_then(|(text, layout)| OnScreen::of(text, layout, line)) =>
         {
             if let Some((at, affinity)) = on_screen.step(line, motion == Motion::Right) {
                 line.place_beside(at, affinity, extend);
