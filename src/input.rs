@@ -59,6 +59,7 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<ChatInput>()
         .register_type::<LengthLimitNotice>()
         .register_type::<caret::CaretBlink>()
+        .register_type::<caret::CaretBar>()
         .init_resource::<caret::CaretBlink>()
         // The field's line is settled before the widget draws it, in the same frame.
         .configure_sets(Update, AppSystems::ReadInput.before(TextInputSystem))
@@ -86,8 +87,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             (
+                caret::place_bar
+                    .after(UiSystems::Content)
+                    .before(UiSystems::Layout),
                 ime::place_ime_window.after(UiSystems::Layout),
-                typing::ask_for_the_widgets_scroll.after(UiSystems::PostLayout),
             ),
         );
 }

@@ -22,7 +22,7 @@
 //! |---|---|---|---|
 //! | `input::caret::SLEEP`: a day, not `Duration::MAX` | bevy_winit 0.19.1 keeps a deadline in the past when the wait overflows `Instant`, and spins | bevyengine/bevy#24989 (merged after 0.19) | `bevy_winit_keeps_a_past_deadline_when_the_wait_overflows` |
 //! | `input::caret`: the virtual clock's `max_delta` raised to two blinks | bevy_simple_text_input 0.15 blinks on `Time<Virtual>`, which clamps a frame to 250 ms | report: "blink the caret on real time" | `the_widget_blinks_on_the_virtual_clock` |
-//! | `input/typing.rs`: the widget's scroll rule copied | bevy_simple_text_input 0.15 scrolls its line a frame late, in a private system | report: "expose the line's scroll, or scroll before layout" | `the_widgets_scroll_rule_is_the_one_typing_copies` |
+//! | `input::caret::place_bar`: the caret drawn as a bar, the widget's caret glyph taken out of its line, and the line scrolled by the app | bevy_simple_text_input 0.15 draws its caret as a character of the line, which takes part in bidi ordering and shaping, and scrolls around it a frame late | report: "draw the caret at the layout's cursor geometry" | `the_widget_scrolls_only_around_its_caret_glyph` |
 //! | `input/selection.rs`: the widget's spans by index, its line by `Name` | bevy_simple_text_input 0.15 exports no marker for its line, and writes it in spans it keeps private | report: "export the inner text's marker" | `the_widget_writes_its_line_as_three_spans_in_a_named_node` |
 //! | `view/paragraph.rs`: a zero-width space at each Thai word break | Parley 0.9 (Bevy 0.19.1's text) breaks lines with ICU4X's segmenter for non-complex scripts only | linebender/parley#621 (`complex-scripts`, Parley 0.10) | `parley_breaks_lines_for_non_complex_scripts_only` |
 //!
@@ -47,11 +47,15 @@
 //! - **Return an error when the event loop or GPU adapter can't be created.** Without a display
 //!   `App::run` panics with `Failed to build event loop`, without an adapter with `Unable to
 //!   find a GPU!`; an app can only match the panic's text to tell its user what to install.
-//! - **bevy_simple_text_input: blink the caret on real time; expose the line's scroll and its
-//!   marker.** The blink timer reads `Res<Time>`, clamped by `Time<Virtual>`'s `max_delta`, so a
-//!   window that wakes only to blink blinks at half speed. `scroll_with_cursor` runs after
-//!   layout, a frame late, and is private, as is `TextInputInner` and the span order of the
-//!   line, so an app that decorates the line finds it by `Name`.
+//! - **bevy_simple_text_input: blink the caret on real time; draw it at the layout's cursor;
+//!   export the line's marker.** The blink timer reads `Res<Time>`, clamped by
+//!   `Time<Virtual>`'s `max_delta`, so a window that wakes only to blink blinks at half speed.
+//!   The caret is a glyph in the line, a neutral character for the bidi algorithm: in
+//!   right-to-left text it splits a number in two or shows on its far side, and inside an
+//!   Arabic word it breaks the joining of the letters on each side. Parley's
+//!   `Cursor::geometry` gives the caret's place without it; `scroll_with_cursor` could use the
+//!   same place, before layout rather than a frame after it. `TextInputInner` and the span
+//!   order of the line are private, so an app that decorates the line finds it by `Name`.
 //!
 //! Not a workaround, though it looks like one: the scrollbar's thumb (`scroll.rs`) writes its
 //! own `ComputedNode` and `UiGlobalTransform`. It is placed from the list's heights, which exist

@@ -5,6 +5,7 @@ mod common;
 
 use agent_chat::{
     chat::MessageLog,
+    input::caret::CaretBar,
     scroll::{Item, Scrollbar},
     view::Conversation,
 };
@@ -12,7 +13,7 @@ use bevy::{
     input::{ButtonState, keyboard::Key},
     prelude::*,
     text::TextLayoutInfo,
-    window::{RequestRedraw, WindowResolution},
+    window::WindowResolution,
 };
 use common::*;
 
@@ -384,76 +385,123 @@ fn dragging_the_thumb_scrolls_and_a_click_on_the_track_pages() {
     );
 }
 
-/// How many frames the last frame asked for.
-#[derive(Resource, Default)]
-struct Asked(usize);
-
-fn count_requests(mut requests: MessageReader<RequestRedraw>, mut asked: ResMut<Asked>) {
-    asked.0 = requests.read().count();
-}
-
-/// How the widget places its line in the field: the justification and horizontal scroll of
-/// the node the line's text sits in.
-fn line_placement(app: &mut App) -> (JustifyContent, f32) {
+/// Where the field draws its caret and where its line shows, in physical pixels: the caret
+/// bar's left and right edges, the viewport's, and the viewport's scroll.
+fn caret_in_field(app: &mut App) -> (f32, f32, f32, f32, f32) {
     let line = widget_line(app);
-    let world = app.world();
+    let world = app.world_mut();
     let viewport = world.get::<ChildOf>(line).unwrap().parent();
-    (
-        world.get::<Node>(viewport).unwrap().justify_content,
-        world.get::<ScrollPosition>(viewport).unwrap().x,
-    )
-}
-
-/// Runs the frame for what was delivered, and then the next one; says whether the first asked
-/// for the second, and whether the widget moved the line in the second.
-fn frame_and_the_next(app: &mut App) -> (bool, bool) {
-    app.update();
-    let asked = app.world().resource::<Asked>().0 > 0;
-    let before = line_placement(app);
-    app.update();
-    (asked, line_placement(app) != before)
+    let edges = |world: &World, entity: Entity| {
+        let node = world.get::<ComputedNode>(entity).unwrap();
+        let center = world
+            .get::<UiGlobalTransform>(entity)
+            .unwrap()
+            .translation
+            .x;
+        (center - node.size().x / 2.0, center + node.size().x / 2.0)
+    };
+    let bar = world
+        .query_filtered::<Entity, With<CaretBar>>()
+        .single(world)
+        .expect("one caret bar");
+    let (bar_left, bar_right) = edges(world, bar);
+    let (view_left, view_right) = edges(world, viewport);
+    let scroll = world.get::<ScrollPosition>(viewport).unwrap().x;
+    (bar_left, bar_right, view_left, view_right, scroll)
 }
 
 #[test]
-fn the_field_asks_for_the_next_frame_exactly_when_the_widget_scrolls_its_line_in_it() {
-    let mut app = laid_out_app();
-    app.init_resource::<Asked>()
-        .add_systems(Last, count_requests);
-    type_text(&mut app, "a");
-    app.update();
+fn the_caret_is_in_view_in_the_frame_the_keys_arrive_and_the_next_frame_moves_nothing() {
+    for scale in [1.0, 1.5] {
+        caret_in_view_at(scale);
+    }
+}
 
-    let cases: [(&str, &dyn Fn(&mut App)); 6] = [
-        ("typing a short line", &|app| key_in(app, "hello")),
-        ("moving left in it", &|app| {
-            tap(app, KeyCode::ArrowLeft, Key::ArrowLeft)
-        }),
-        ("back to its end", &|app| tap(app, KeyCode::End, Key::End)),
-        // Wider than the 800 px window's field: the end stays pinned to the right edge.
-        ("typing past the field's width", &|app| {
-            key_in(app, &"가나다라마".repeat(40))
-        }),
-        // The caret leaves the end, the widget scrolls to keep it in view.
-        ("moving left in the long line", &|app| {
-            tap(app, KeyCode::ArrowLeft, Key::ArrowLeft)
-        }),
-        // Scrolled, the end is pinned again.
-        ("back to the long line's end", &|app| {
-            tap(app, KeyCode::End, Key::End)
-        }),
+/// The field's caret through edits and moves in a 800 by 600 window at `scale`.
+fn caret_in_view_at(scale: f32) {
+    let mut app =
+        laid_out_app_at(WindowResolution::new(800, 600).with_scale_factor_override(scale));
+    type_text(&mut app, "a");
+
+    // (what the user does, at which edge of the view the caret then is, if at one)
+    type Deliver = dyn Fn(&mut App);
+    let cases: [(&str, &Deliver, Option<bool>); 8] = [
+        ("typing a short line", &|app| key_in(app, "hello"), None),
+        (
+            "moving left in it",
+            &|app| tap(app, KeyCode::ArrowLeft, Key::ArrowLeft),
+            None,
+        ),
+        (
+            "back to its end",
+            &|app| tap(app, KeyCode::End, Key::End),
+            None,
+        ),
+        // Wider than the 800 px window's field: the line scrolls to keep its end in view.
+        (
+            "typing past the field's width",
+            &|app| key_in(app, &"가나다라마".repeat(40)),
+            Some(true),
+        ),
+        // Still in view: the line stays where it is.
+        (
+            "moving left in the long line",
+            &|app| tap(app, KeyCode::ArrowLeft, Key::ArrowLeft),
+            None,
+        ),
+        (
+            "going to the long line's start",
+            &|app| tap(app, KeyCode::Home, Key::Home),
+            Some(false),
+        ),
+        (
+            "moving right from there",
+            &|app| tap(app, KeyCode::ArrowRight, Key::ArrowRight),
+            None,
+        ),
+        (
+            "back to the long line's end",
+            &|app| tap(app, KeyCode::End, Key::End),
+            Some(true),
+        ),
     ];
-    let mut scrolled = 0;
-    for (what, deliver) in cases {
+    let mut scrolls = Vec::new();
+    for (what, deliver, at_an_edge) in cases {
         deliver(&mut app);
-        let (asked, moved) = frame_and_the_next(&mut app);
-        assert_eq!(
-            asked, moved,
-            "{what}: the frame asks for the next one (asked: {asked}) exactly when the widget \
-             moves the line in it (moved: {moved})"
+        app.update();
+        let placed = caret_in_field(&mut app);
+        let (bar_left, bar_right, view_left, view_right, scroll) = placed;
+        assert!(
+            view_left - 0.5 <= bar_left && bar_right <= view_right + 0.5,
+            "{what} at {scale}x: the caret ({bar_left}..{bar_right}) is inside the field's view \
+             ({view_left}..{view_right})"
         );
-        scrolled += usize::from(moved);
+        match at_an_edge {
+            Some(true) => assert!(
+                view_right - bar_right < 2.0,
+                "{what} at {scale}x: the line scrolled just far enough, the caret at the view's right edge"
+            ),
+            Some(false) => assert!(
+                bar_left - view_left < 1.0,
+                "{what} at {scale}x: the line scrolled back, the caret at the view's left edge"
+            ),
+            None => {}
+        }
+        app.update();
+        assert_eq!(
+            caret_in_field(&mut app),
+            placed,
+            "{what} at {scale}x: the frame that took the keys placed the caret; the next one moves nothing"
+        );
+        scrolls.push(scroll);
     }
     assert_eq!(
-        scrolled, 2,
-        "two cases move the line (away from its end and back), so the rule is tested both ways"
+        scrolls
+            .iter()
+            .map(|&scroll| scroll > 0.0)
+            .collect::<Vec<_>>(),
+        [false, false, false, true, true, false, false, true],
+        "the line scrolls only while it is wider than the field and the caret is not near its \
+         start: {scrolls:?}"
     );
 }

@@ -8,7 +8,7 @@ mod common;
 
 use agent_chat::{
     chat::Role,
-    input::Field,
+    input::{Field, caret::CaretBar},
     theme::fonts::{EMOJI_FAMILY, FALLBACKS, FONT, FallbackFonts, TextMetrics},
     view::{self, paragraph},
 };
@@ -410,14 +410,14 @@ fn laid_out_clusters(
     let left = rect(app, line).min.x;
     let mut found = Vec::new();
     for layout_line in block(app, line).buffer().lines() {
-        for item in layout_line.items() {
-            let PositionedLayoutItem::GlyphRun(run) = item else {
-                continue;
-            };
-            let mut x = run.offset();
-            for cluster in run.run().visual_clusters() {
-                let (from, to) = (x, x + cluster.advance());
-                x = to;
+        // Shaping runs, not glyph runs: spans in one font are one run, and each of its glyph
+        // runs (one per span) would list all of the run's clusters again.
+        for run in layout_line.runs() {
+            for cluster in run.visual_clusters() {
+                let from = cluster
+                    .visual_offset()
+                    .expect("a laid-out cluster has a place");
+                let to = from + cluster.advance();
                 found.push((
                     cluster.text_range(),
                     cluster.is_rtl(),
@@ -430,23 +430,15 @@ fn laid_out_clusters(
     (found, caret)
 }
 
-/// Where the caret is drawn: the middle of the widget's caret glyph (its bar), in window
-/// (logical) pixels. Within a line the glyph takes no room; at its end, a little, with the bar in
-/// the middle.
+/// Where the caret is drawn: the middle of its bar, in window (logical) pixels.
 fn caret_x(app: &mut App) -> f32 {
-    let (clusters, caret) = laid_out_clusters(app);
-    let line = widget_line(app);
-    let glyph = app.world().get::<Children>(line).unwrap()[1];
-    let glyph_text = app.world().get::<TextSpan>(glyph).unwrap().0.clone();
-    let glyph_at = caret.start
-        + glyph_text
-            .find(['|', '}'])
-            .expect("the caret span holds the widget's glyph");
-    clusters
-        .iter()
-        .find(|(range, ..)| range.start == glyph_at)
-        .map(|&(_, _, left, right)| (left + right) / 2.0)
-        .expect("the caret's glyph is laid out")
+    let bar = the::<CaretBar>(app);
+    let scale = app
+        .world()
+        .get::<ComputedNode>(bar)
+        .unwrap()
+        .inverse_scale_factor();
+    rect(app, bar).center().x * scale
 }
 
 /// How many of the line's grapheme clusters are drawn left of the caret.
@@ -654,6 +646,8 @@ fn in_mixed_direction_lines_the_arrows_step_over_each_cluster_the_way_they_point
         "abc مرحبا",
         "مرحبا abc بالعالم",
         "한국 עברית 😀 漢字",
+        "שלום 123 עולם 4,5",
+        "abc مرحبا ١٢٣ و 456",
         "👨\u{200d}👩\u{200d}👧 سلام 🇰🇷",
     ] {
         type_text(&mut app, line);
@@ -792,4 +786,34 @@ fn arrows_faster_than_a_frame_move_as_far_as_arrows_a_frame_apart() {
         7,
         "the caret is right of the seven clusters it crossed"
     );
+}
+
+#[test]
+fn an_arabic_word_is_drawn_the_same_wherever_the_caret_stands_in_it() {
+    let mut app = laid_out_app();
+    type_text(&mut app, "abc مرحبا def");
+    // The glyphs the line is drawn with, in order: the caret draws over the line, not in it,
+    // so the letters on either side of it stay joined.
+    let glyphs = |app: &mut App| -> Vec<u32> {
+        let line = widget_line(app);
+        let mut ids = Vec::new();
+        for line in block(app, line).buffer().lines() {
+            for run in line.runs() {
+                for cluster in run.visual_clusters() {
+                    ids.extend(cluster.glyphs().map(|glyph| glyph.id));
+                }
+            }
+        }
+        ids
+    };
+    let at_the_end = glyphs(&mut app);
+    press(&mut app, &[KeyCode::Home]);
+    for step in 1.."abc مرحبا def".graphemes(true).count() {
+        press(&mut app, &[KeyCode::ArrowRight]);
+        assert_eq!(
+            glyphs(&mut app),
+            at_the_end,
+            "after {step} steps, the line is drawn with the same glyphs"
+        );
+    }
 }

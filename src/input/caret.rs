@@ -13,12 +13,17 @@ use std::time::Duration;
 use bevy::{
     input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
     prelude::*,
+    text::ComputedTextBlock,
     window::{Ime, WindowFocused},
     winit::{UpdateMode, WinitSettings},
 };
 use bevy_simple_text_input::{TextInputCursorTimer, TextInputInactive};
+use parley::Cursor;
 
-use super::ChatInput;
+use super::{
+    ChatInput, Field,
+    selection::{CARET, LineText},
+};
 
 /// How long the caret keeps blinking after the last input.
 pub const BLINK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -141,4 +146,116 @@ pub(super) fn rest_when_idle(
             }
         }
     }
+}
+
+/// The caret as drawn: a bar over the widget's line, where the line's layout puts the caret.
+///
+/// The widget draws its caret as a character of the line, in a font of its own. That
+/// character is punctuation, which takes its direction from its neighbours (Unicode's bidi
+/// rules): in right-to-left text it split numbers in two and parted joined Arabic letters, and
+/// where the text changes direction it showed on either side. So the line is laid out without
+/// it (`super::selection`), and this bar stands where Parley's cursor geometry says, on the side
+/// the caret's affinity names.
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct CaretBar;
+
+/// How wide the caret is drawn, in logical pixels.
+pub const CARET_WIDTH: f32 = 2.0;
+
+/// Places the caret's bar, and scrolls the line so that the bar is in view, in the frame the
+/// line or the caret changed: after Bevy has laid out the line's text, before it lays out the
+/// nodes. Shows the bar in the colour the widget gives its own caret, which is how the widget
+/// blinks it (and hides it while the field is inactive).
+///
+/// The widget keeps its caret in view from its caret's glyph, a frame late; with none, it
+/// leaves the scroll alone. An engine workaround ([`crate::workarounds`]); canary
+/// `the_widget_scrolls_only_around_its_caret_glyph`.
+pub(super) fn place_bar(
+    fields: Query<(&Field, &ComputedNode), With<ChatInput>>,
+    mut lines: Query<
+        (
+            &ComputedTextBlock,
+            &ComputedNode,
+            &ChildOf,
+            &Children,
+            &mut Node,
+        ),
+        (With<LineText>, Without<CaretBar>),
+    >,
+    mut viewports: Query<(&mut Node, &mut ScrollPosition), (Without<LineText>, Without<CaretBar>)>,
+    mut bars: Query<(&mut Node, &mut BackgroundColor), With<CaretBar>>,
+    colors: Query<&TextColor>,
+    mut commands: Commands,
+) {
+    let (Ok((field, field_node)), Ok((block, text_node, child_of, spans, mut text_style))) =
+        (fields.single(), lines.single_mut())
+    else {
+        return;
+    };
+    let viewport_entity = child_of.parent();
+    let Ok((mut viewport, mut scroll)) = viewports.get_mut(viewport_entity) else {
+        return;
+    };
+    // Parley lays the line out in physical pixels; nodes are placed in logical ones.
+    let layout = block.buffer();
+    let to_logical = text_node.inverse_scale_factor();
+    let line = field.line();
+    let geometry =
+        Cursor::from_byte_index(layout, line.shown_caret(), line.affinity()).geometry(layout, 0.0);
+    // On the pixel grid, as Bevy places nodes: a bar between two pixels would spill into a
+    // third, past the view's edge at the line's end.
+    let x = (geometry.x0 as f32).round() * to_logical;
+
+    // The line starts at the view's left edge, with room after its end for the bar (which the
+    // widget's glyph used to take), and scrolls so that the bar is in view.
+    let room = Val::Px(CARET_WIDTH);
+    if text_style.padding.right != room {
+        text_style.padding.right = room;
+    }
+    if viewport.justify_content != JustifyContent::FlexStart {
+        viewport.justify_content = JustifyContent::FlexStart;
+    }
+    let view = field_node.content_box().width() * field_node.inverse_scale_factor();
+    let width = layout.width().ceil() * to_logical + CARET_WIDTH;
+    let left = scroll_to_show(x, width, view, scroll.x);
+    if scroll.x != left {
+        scroll.x = left;
+    }
+
+    // The spans are the text's children, the widget's caret span its second.
+    let color = spans
+        .get(CARET - 1)
+        .and_then(|&span| colors.get(span).ok())
+        .map_or(Color::NONE, |color| color.0);
+    let node = Node {
+        position_type: PositionType::Absolute,
+        left: Val::Px(x),
+        top: Val::Px(0.0),
+        width: Val::Px(CARET_WIDTH),
+        height: Val::Px(text_node.size().y * to_logical),
+        ..default()
+    };
+    if let Ok((mut bar, mut background)) = bars.single_mut() {
+        bar.set_if_neq(node);
+        background.set_if_neq(BackgroundColor(color));
+    } else {
+        commands.spawn((
+            Name::new("Caret"),
+            CaretBar,
+            node,
+            BackgroundColor(color),
+            ChildOf(viewport_entity),
+        ));
+    }
+}
+
+/// How far to scroll a line `width` wide in a view `view` wide, now scrolled by `scroll`, to
+/// show the caret's bar at `x` (all in logical pixels): as little as it takes, and never past
+/// either end of the line.
+fn scroll_to_show(x: f32, width: f32, view: f32, scroll: f32) -> f32 {
+    scroll
+        .min(x)
+        .max(x + CARET_WIDTH - view)
+        .clamp(0.0, (width - view).max(0.0))
 }

@@ -5,15 +5,11 @@
 
 use bevy::{
     prelude::*,
-    text::TextLayoutInfo,
     ui::{ComputedUiRenderTargetInfo, UiGlobalTransform},
     window::PrimaryWindow,
 };
 
-use super::{
-    ChatInput,
-    selection::{self, LineText},
-};
+use super::{ChatInput, caret::CaretBar};
 
 /// Allows the IME on the window and tells it where the caret is, so the platform draws its
 /// candidate list under the syllable being composed rather than at the window's corner.
@@ -33,34 +29,25 @@ pub(super) fn place_ime_window(
         ),
         With<ChatInput>,
     >,
-    lines: Query<(Ref<TextLayoutInfo>, &ComputedNode, Ref<UiGlobalTransform>), With<LineText>>,
+    bars: Query<(&ComputedNode, Ref<UiGlobalTransform>), With<CaretBar>>,
 ) {
     let (Ok(mut window), Ok((node, transform, target))) = (windows.single_mut(), fields.single())
     else {
         return;
     };
-    let line = lines.single().ok();
+    let bar = bars.single().ok();
     let moved = node.is_changed()
         || transform.is_changed()
-        || line
-            .as_ref()
-            .is_some_and(|(layout, _, at)| layout.is_changed() || at.is_changed());
+        || bar.as_ref().is_some_and(|(_, at)| at.is_changed());
     if window.ime_enabled && !moved {
         return;
     }
-    // Below the text area, so the list opens under the line being typed; at the caret when the
-    // widget's text is laid out, else at the area's left edge.
+    // Below the text area, so the list opens under the line being typed; at the caret when it
+    // is drawn, else at the area's left edge.
     let content = node.content_box();
     let mut corner = transform.transform_point2(Vec2::new(content.min.x, content.max.y));
-    let caret_x = line.and_then(|(layout, text_node, text_transform)| {
-        let caret = layout
-            .glyphs
-            .iter()
-            .find(|g| g.section_index == selection::CARET)?;
-        // Glyphs sit in the text's box, whose transform is its centre.
-        let left = text_transform.transform_point2(-text_node.size() / 2.0).x;
-        Some(left + caret.position.x)
-    });
+    // A node's transform is its centre.
+    let caret_x = bar.map(|(bar, at)| at.transform_point2(-bar.size() / 2.0).x);
     if let Some(x) = caret_x {
         corner.x = x.clamp(corner.x, transform.transform_point2(content.max).x);
     }

@@ -11,10 +11,14 @@
 //! A click places the caret, a drag selects, a double-click selects a word. Where a click
 //! lands comes from the text layout's own hit test, so it is the clicked cluster in
 //! right-to-left and mixed-direction text too. The arrows move the caret on the same layout
-//! ([`OnScreen`]), and the caret's glyph carries a direction mark ([`caret_span`]), so that
-//! where the text changes direction the caret shows on the side it arrived from.
+//! ([`OnScreen`]).
+//!
+//! The widget's caret is a glyph in its middle span. This module empties that span (an empty
+//! line keeps a space there, for its height), and `super::caret` draws the caret as a bar at
+//! the layout's own cursor position: a glyph inside the line takes part in its bidi order and
+//! its shaping, so it split numbers in right-to-left text and parted joined Arabic letters.
 
-use std::{ops::Range, time::Duration};
+use std::time::Duration;
 
 use bevy::{
     input_focus::{FocusCause, InputFocus},
@@ -24,7 +28,6 @@ use bevy::{
     window::WindowEvent,
 };
 use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
-use icu_properties::{CodePointMapData, props::BidiClass};
 use parley::{Cluster, Cursor, Layout};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
@@ -63,81 +66,34 @@ enum Decoration {
 }
 
 /// The widget's inner text, the node its line is laid out in, once [`decorate`] has found it:
-/// the IME, the mouse and the arrows find it by this, without a walk through the widget's nodes.
-/// With the line that [`decorate`] last gave it, which is what its layout shows.
+/// the IME, the mouse, the arrows and the caret find it by this, without a walk through the
+/// widget's nodes. With the line that [`decorate`] last gave it, which is what its layout shows:
+/// byte for byte, since the widget's caret glyph is taken out of it.
 #[derive(Component, Debug)]
 pub(super) struct LineText {
     /// The line as shown (with the composition, if any).
     shown: String,
-    /// Where the caret's span lies in the laid-out text. It starts at the caret's byte in
-    /// `shown`; the widget's caret glyph and a direction mark (see [`caret_span`]) fill it.
-    caret: Range<usize>,
 }
 
 impl LineText {
-    /// The byte of the line that byte `laid_out` of the layout's text stands for; a place in
-    /// the caret's span is the caret's own.
-    fn line_byte(&self, laid_out: usize) -> usize {
-        if laid_out < self.caret.start {
-            laid_out
-        } else if laid_out < self.caret.end {
-            self.caret.start
-        } else {
-            laid_out - self.caret.len()
-        }
-    }
-
-    /// The line's place and affinity that a Parley cursor in the layout stands for. A cursor
-    /// that leans on the caret's own glyph leans on the line's text on its other side.
-    fn line_cursor(&self, cursor: Cursor) -> (usize, Affinity) {
-        let index = cursor.index();
-        let leans_on = match cursor.affinity() {
-            Affinity::Upstream => index.checked_sub(1),
-            Affinity::Downstream => Some(index),
-        };
-        let affinity = match leans_on.filter(|at| self.caret.contains(at)) {
-            None => cursor.affinity(),
-            Some(_) if cursor.affinity() == Affinity::Upstream => Affinity::Downstream,
-            Some(_) => Affinity::Upstream,
-        };
-        (self.line_byte(index), affinity)
-    }
-
     /// Where a click at `x` (physical pixels from the text's left edge) lands: the byte the
     /// caret goes to and the side it shows beside, and the start of the clicked cluster (what a
     /// double-click's word is looked up from). Both come from Parley's hit test on the line's
     /// own layout, which knows where each cluster was drawn, in either direction and however
     /// many glyphs it took.
     fn hit(&self, layout: &Layout<TextBrush>, x: f32) -> ((usize, Affinity), usize) {
-        let (caret, affinity) = self.line_cursor(Cursor::from_point(layout, x, 0.0));
-        let cluster = Cluster::from_point(layout, x, 0.0).map_or(caret, |(cluster, _)| {
-            self.line_byte(cluster.text_range().start)
-        });
+        let cursor = Cursor::from_point(layout, x, 0.0);
+        let caret = cursor.index();
+        let cluster = Cluster::from_point(layout, x, 0.0)
+            .map_or(caret, |(cluster, _)| cluster.text_range().start);
         let at = nearest_boundary(&self.shown, caret);
         // Moved to a cluster's end, the caret shows after that cluster.
         let affinity = if at == caret {
-            affinity
+            cursor.affinity()
         } else {
             Affinity::Upstream
         };
         ((at, affinity), cluster)
-    }
-
-    /// The Parley cursor in the layout for the line's place `at` shown beside its neighbour on
-    /// the `affinity` side.
-    fn layout_cursor(&self, layout: &Layout<TextBrush>, at: usize, affinity: Affinity) -> Cursor {
-        let caret = self.caret.start;
-        let (index, affinity) = if at < caret {
-            (at, affinity)
-        } else if at > caret {
-            (at + self.caret.len(), affinity)
-        } else if (affinity == Affinity::Upstream && at > 0) || at == self.shown.len() {
-            // Beside the text before the caret's glyph, or after it.
-            (self.caret.start, Affinity::Upstream)
-        } else {
-            (self.caret.end, Affinity::Downstream)
-        };
-        Cursor::from_byte_index(layout, index, affinity)
     }
 }
 
@@ -158,25 +114,20 @@ impl<'a> OnScreen<'a> {
         line: &LineEditor,
     ) -> Option<Self> {
         let laid_out_len = layout.lines().last().map(|line| line.text_range().end);
-        let current = laid_out.shown == line.shown()
-            && laid_out_len == Some(laid_out.shown.len() + laid_out.caret.len());
+        let current = laid_out.shown == line.shown() && laid_out_len == Some(laid_out.shown.len());
         current.then_some(Self { laid_out, layout })
     }
 
     /// Where `line`'s caret goes one grapheme cluster to the right (or the left) on screen, and
     /// which side it then shows beside: over the cluster drawn next to it, to that cluster's far
-    /// edge, as Parley's visual cursor moves go. In an Arabic word inside a Latin line that is
-    /// back through the text; the caret's own glyph is stepped over. `None` at the line's edge.
+    /// edge, with Parley's visual cursor moves. In an Arabic word inside a Latin line that is
+    /// back through the text. `None` at the line's edge.
     pub(super) fn step(&self, line: &LineEditor, rightwards: bool) -> Option<(usize, Affinity)> {
         let layout = self.layout;
-        let mut cursor = self
-            .laid_out
-            .layout_cursor(layout, line.shown_caret(), line.affinity());
-        // Each step crosses one of Parley's clusters: the caret's glyph or mark, or a part of a
-        // grapheme cluster drawn as one glyph (a flag, a ZWJ family) moves the caret nowhere.
-        for _ in 0..=self.laid_out.shown.len() + self.laid_out.caret.len() {
-            let [left, right] = cursor.visual_clusters(layout);
-            let crossed = if rightwards { right } else { left }?;
+        let mut cursor = Cursor::from_byte_index(layout, line.shown_caret(), line.affinity());
+        // A grapheme cluster drawn as one glyph (a flag, a ZWJ family) is several of Parley's
+        // clusters: the caret crosses them all at once.
+        for _ in 0..=self.laid_out.shown.len() {
             let next = if rightwards {
                 cursor.next_visual(layout)
             } else {
@@ -186,10 +137,8 @@ impl<'a> OnScreen<'a> {
                 return None;
             }
             cursor = next;
-            let (at, affinity) = self.laid_out.line_cursor(cursor);
-            let over_caret = self.laid_out.caret.contains(&crossed.text_range().start);
-            if !over_caret && is_grapheme_boundary(&self.laid_out.shown, at) {
-                return Some((at, affinity));
+            if is_grapheme_boundary(&self.laid_out.shown, cursor.index()) {
+                return Some((cursor.index(), cursor.affinity()));
             }
         }
         None
@@ -202,57 +151,6 @@ fn is_grapheme_boundary(text: &str, at: usize) -> bool {
         .is_boundary(text, 0)
         .unwrap_or(false)
 }
-
-/// The caret's span: the widget's caret `glyph`, and beside it an invisible mark of the
-/// direction of the character the caret leans on (its affinity side), so that the glyph shows
-/// there.
-///
-/// The glyph is punctuation, which takes its direction from the text around it (Unicode's bidi
-/// rules N1 and N2): between a Latin letter and an Arabic one it goes with the line, so it
-/// could show on the far side of the Arabic word from the place the caret stands for. Next to a
-/// mark of the same direction as the character it leans on, it joins that character's run.
-/// Beside a space or punctuation no mark is needed: the glyph resolves as they do. Beside a
-/// digit in right-to-left text no mark helps (docs/editing.md, "남은 한계").
-fn caret_span(glyph: &str, shown: &str, caret: usize, affinity: Affinity) -> String {
-    let leans_back = match affinity {
-        Affinity::Upstream => caret > 0,
-        Affinity::Downstream => caret == shown.len(),
-    };
-    let neighbour = if leans_back {
-        shown[..caret].graphemes(true).next_back()
-    } else {
-        shown[caret..].graphemes(true).next()
-    };
-    // A cluster's first character gives its direction; accents take their letter's.
-    let classes = CodePointMapData::<BidiClass>::new();
-    let mark = neighbour
-        .and_then(|cluster| cluster.chars().next())
-        .and_then(|c| match classes.get(c) {
-            BidiClass::LeftToRight => Some(LRM),
-            BidiClass::RightToLeft => Some(RLM),
-            BidiClass::ArabicLetter => Some(ALM),
-            _ => None,
-        });
-    let mut span = String::with_capacity(glyph.len() + 3);
-    match mark {
-        Some(mark) if leans_back => {
-            span.push_str(glyph);
-            span.push(mark);
-        }
-        Some(mark) => {
-            span.push(mark);
-            span.push_str(glyph);
-        }
-        None => span.push_str(glyph),
-    }
-    span
-}
-
-/// The direction marks [`caret_span`] writes: left-to-right, right-to-left and Arabic letter
-/// marks, strong characters of each direction that draw nothing.
-const LRM: char = '\u{200E}';
-const RLM: char = '\u{200F}';
-const ALM: char = '\u{061C}';
 
 /// The widget's inner text, looked up among its nodes by the name the widget gives it.
 fn inner_text(entity: Entity, children: &Query<&Children>, names: &Query<&Name>) -> Option<Entity> {
@@ -290,26 +188,23 @@ fn decorate(
             continue;
         };
         let palette = theme.palette();
-        let line = field.line();
-        let shown = line.shown();
+        let shown = field.line().shown();
         let (decoration, parts) = Parts::of(&field, &shown);
 
         let Some(spans) = children.get(text).ok() else {
             continue;
         };
-        // The widget's glyph, as the widget wrote it or as this wrote it last, with a mark.
-        let glyph: String = writer
-            .text(text, CARET)
-            .chars()
-            .filter(|c| ![LRM, RLM, ALM].contains(c))
-            .collect();
-        let caret = line.shown_caret();
-        let caret_span = caret_span(&glyph, &shown, caret, line.affinity());
+        // The widget's caret glyph is punctuation: in the line, it would take a direction
+        // from its neighbours, split a number in right-to-left text and part joined Arabic
+        // letters. The caret is drawn over the line instead (`super::caret`).
+        // An empty line keeps one space there, which draws nothing, for its height.
+        let caret_span = if shown.is_empty() { " " } else { "" };
+        if writer.text(text, CARET).as_str() != caret_span {
+            *writer.text(text, CARET) = caret_span.to_owned();
+        }
         let laid_out = LineText {
             shown: shown.to_string(),
-            caret: caret..caret + caret_span.len(),
         };
-        *writer.text(text, CARET) = caret_span;
         if let Ok(mut line_text) = lines.get_mut(text) {
             *line_text = laid_out;
         } else {

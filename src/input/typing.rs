@@ -29,8 +29,8 @@ use bevy::{
     input::keyboard::{KeyboardFocusLost, KeyboardInput},
     input_focus::{FocusCause, InputFocus},
     prelude::*,
-    text::{ComputedTextBlock, TextBrush, TextLayoutInfo},
-    window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
+    text::{ComputedTextBlock, TextBrush},
+    window::{Ime, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
     TextInputCursorPos, TextInputInactive, TextInputSubmitMessage, TextInputValue,
@@ -42,7 +42,7 @@ use super::{
     clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
     editor::{LineEditor, Motion, starts_right_to_left},
     keys::{self, Action, Modifiers},
-    selection::{CARET, LineText, OnScreen},
+    selection::{LineText, OnScreen},
 };
 use crate::chat;
 
@@ -423,50 +423,5 @@ pub(super) fn show_in_widget(
         cursor.0 = shown[..field.line.shown_caret()].chars().count();
         // Shows the caret and restarts its blink, as typing does in any field.
         inactive.set_changed();
-    }
-}
-
-/// Asks for the next frame when the widget will scroll its line in it.
-///
-/// The widget shows a new line in the frame it changes, but keeps the caret in view from the
-/// line's layout, which Bevy makes after `Update`: it scrolls one frame later. A reactive window
-/// runs that frame only when asked. Asking after every edit doubled the frames of typing, and
-/// on a software renderer each one costs a whole present. So this applies the widget's own rule
-/// (`scroll_with_cursor` in bevy_simple_text_input 0.15) to this frame's layout, and asks only
-/// when the rule would move something: with the caret at the end of the line, the widget pins
-/// the line's end to the field's right edge; elsewhere, it scrolls once the caret is out of view.
-/// A workaround ([`crate::workarounds`]); canary
-/// `the_widgets_scroll_rule_is_the_one_typing_copies`.
-pub(super) fn ask_for_the_widgets_scroll(
-    lines: Query<
-        (&TextLayoutInfo, &ComputedNode, &ChildOf),
-        (With<LineText>, Changed<TextLayoutInfo>),
-    >,
-    viewports: Query<(&ComputedNode, &Node, &ScrollPosition)>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
-    for (layout, line, child_of) in &lines {
-        let Ok((viewport, node, scroll)) = viewports.get(child_of.parent()) else {
-            continue;
-        };
-        let Some(last) = layout.glyphs.last() else {
-            continue;
-        };
-        let moves = if last.section_index == CARET {
-            scroll.x != 0.0 || node.justify_content != JustifyContent::FlexEnd
-        } else {
-            let scale = line.inverse_scale_factor();
-            layout
-                .glyphs
-                .iter()
-                .find(|glyph| glyph.section_index == CARET)
-                .is_some_and(|caret| {
-                    let x = caret.position.x * scale - scroll.x;
-                    x < 0.0 || x > viewport.size().x * scale
-                })
-        };
-        if moves {
-            redraw.write(RequestRedraw);
-        }
     }
 }
