@@ -417,56 +417,69 @@ fn the_caret_is_in_view_in_the_frame_the_keys_arrive_and_the_next_frame_moves_no
     }
 }
 
+/// Where in the field's view the caret is expected.
+enum InView {
+    Anywhere,
+    /// The line scrolled just far enough to show it.
+    AtTheRightEdge,
+    /// The line scrolled back to its start.
+    AtTheLeftEdge,
+}
+
 /// The field's caret through edits and moves in a 800 by 600 window at `scale`.
 fn caret_in_view_at(scale: f32) {
     let mut app =
         laid_out_app_at(WindowResolution::new(800, 600).with_scale_factor_override(scale));
     type_text(&mut app, "a");
 
-    // (what the user does, at which edge of the view the caret then is, if at one)
+    // What the user does, and where in the view the caret is then.
     type Deliver = dyn Fn(&mut App);
-    let cases: [(&str, &Deliver, Option<bool>); 8] = [
-        ("typing a short line", &|app| key_in(app, "hello"), None),
+    let cases: [(&str, &Deliver, InView); 8] = [
+        (
+            "typing a short line",
+            &|app| key_in(app, "hello"),
+            InView::Anywhere,
+        ),
         (
             "moving left in it",
             &|app| tap(app, KeyCode::ArrowLeft, Key::ArrowLeft),
-            None,
+            InView::Anywhere,
         ),
         (
             "back to its end",
             &|app| tap(app, KeyCode::End, Key::End),
-            None,
+            InView::Anywhere,
         ),
         // Wider than the 800 px window's field: the line scrolls to keep its end in view.
         (
             "typing past the field's width",
             &|app| key_in(app, &"가나다라마".repeat(40)),
-            Some(true),
+            InView::AtTheRightEdge,
         ),
         // Still in view: the line stays where it is.
         (
             "moving left in the long line",
             &|app| tap(app, KeyCode::ArrowLeft, Key::ArrowLeft),
-            None,
+            InView::Anywhere,
         ),
         (
             "going to the long line's start",
             &|app| tap(app, KeyCode::Home, Key::Home),
-            Some(false),
+            InView::AtTheLeftEdge,
         ),
         (
             "moving right from there",
             &|app| tap(app, KeyCode::ArrowRight, Key::ArrowRight),
-            None,
+            InView::Anywhere,
         ),
         (
             "back to the long line's end",
             &|app| tap(app, KeyCode::End, Key::End),
-            Some(true),
+            InView::AtTheRightEdge,
         ),
     ];
     let mut scrolls = Vec::new();
-    for (what, deliver, at_an_edge) in cases {
+    for (what, deliver, where_in_view) in cases {
         deliver(&mut app);
         app.update();
         let placed = caret_in_field(&mut app);
@@ -476,16 +489,16 @@ fn caret_in_view_at(scale: f32) {
             "{what} at {scale}x: the caret ({bar_left}..{bar_right}) is inside the field's view \
              ({view_left}..{view_right})"
         );
-        match at_an_edge {
-            Some(true) => assert!(
+        match where_in_view {
+            InView::AtTheRightEdge => assert!(
                 view_right - bar_right < 2.0,
                 "{what} at {scale}x: the line scrolled just far enough, the caret at the view's right edge"
             ),
-            Some(false) => assert!(
+            InView::AtTheLeftEdge => assert!(
                 bar_left - view_left < 1.0,
                 "{what} at {scale}x: the line scrolled back, the caret at the view's left edge"
             ),
-            None => {}
+            InView::Anywhere => {}
         }
         app.update();
         assert_eq!(

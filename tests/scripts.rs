@@ -430,15 +430,20 @@ fn laid_out_clusters(
     (found, caret)
 }
 
+/// The middle of a node as drawn, in window (logical) pixels.
+fn middle(app: &mut App, node: Entity) -> Vec2 {
+    let scale = app
+        .world()
+        .get::<ComputedNode>(node)
+        .unwrap()
+        .inverse_scale_factor();
+    rect(app, node).center() * scale
+}
+
 /// Where the caret is drawn: the middle of its bar, in window (logical) pixels.
 fn caret_x(app: &mut App) -> f32 {
     let bar = the::<CaretBar>(app);
-    let scale = app
-        .world()
-        .get::<ComputedNode>(bar)
-        .unwrap()
-        .inverse_scale_factor();
-    rect(app, bar).center().x * scale
+    middle(app, bar).x
 }
 
 /// How many of the line's grapheme clusters are drawn left of the caret.
@@ -591,12 +596,7 @@ fn click(app: &mut App, at: Vec2) {
 /// The middle of the field's line, in window (logical) pixels.
 fn vertical_middle_of_field(app: &mut App) -> f32 {
     let line = widget_line(app);
-    let scale = app
-        .world()
-        .get::<ComputedNode>(line)
-        .unwrap()
-        .inverse_scale_factor();
-    rect(app, line).center().y * scale
+    middle(app, line).y
 }
 
 #[test]
