@@ -29,7 +29,7 @@ use bevy::{
 };
 use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
 use parley::{Cluster, Cursor, Layout};
-use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::{
     ChatInput, Field,
@@ -137,19 +137,12 @@ impl<'a> OnScreen<'a> {
                 return None;
             }
             cursor = next;
-            if is_grapheme_boundary(&self.laid_out.shown, cursor.index()) {
+            if nearest_boundary(&self.laid_out.shown, cursor.index()) == cursor.index() {
                 return Some((cursor.index(), cursor.affinity()));
             }
         }
         None
     }
-}
-
-/// Whether `at` lies between two grapheme clusters of `text` (or at an end).
-fn is_grapheme_boundary(text: &str, at: usize) -> bool {
-    GraphemeCursor::new(at, text.len(), true)
-        .is_boundary(text, 0)
-        .unwrap_or(false)
 }
 
 /// The widget's inner text, looked up among its nodes by the name the widget gives it.
