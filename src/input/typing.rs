@@ -139,7 +139,10 @@ pub(super) fn edit_field(
     mut out: Outcomes,
 ) {
     let (entity, mut field) = field.into_inner();
-    let laid_out = line_text.single().ok();
+    let laid_out = line_text
+        .single()
+        .ok()
+        .map(|(text, block)| (text, block.buffer()));
     let fresh = typing.in_arrival_order();
     backlog.typed.extend(fresh);
     if typing.keyboard_lost.read().count() > 0 {
@@ -231,7 +234,6 @@ pub(super) fn edit_field(
             backlog.pasting = Some(now);
             continue;
         }
-        let laid_out = laid_out.map(|(text, block)| (text, block.buffer()));
         apply(action, entity, &mut field, laid_out, &mut out);
     }
 }
