@@ -380,56 +380,6 @@ fn caret_and_selection(app: &mut App) -> (usize, Option<String>) {
     (line.caret(), line.selected_text().map(str::to_owned))
 }
 
-/// Each of Parley's clusters of the field's laid-out text (its spans in order, the caret's
-/// among them) as drawn now, left to right: its byte range in that text, whether it runs right
-/// to left, and its left and right edges in window (logical) pixels. With the caret span's
-/// byte range.
-fn laid_out_clusters(
-    app: &mut App,
-) -> (
-    Vec<(std::ops::Range<usize>, bool, f32, f32)>,
-    std::ops::Range<usize>,
-) {
-    let line = widget_line(app);
-    let world = app.world();
-    let spans: Vec<String> = world
-        .get::<Children>(line)
-        .unwrap()
-        .iter()
-        .filter_map(|span| world.get::<TextSpan>(span).map(|span| span.0.clone()))
-        .collect();
-    // The root (empty or the text before the marked part), then the widget's spans: before the
-    // caret, the caret, after it, and the tail.
-    let root = world.get::<Text>(line).unwrap().0.len();
-    let caret_at = root + spans[0].len();
-    let caret = caret_at..caret_at + spans[1].len();
-    let scale = world
-        .get::<ComputedNode>(line)
-        .unwrap()
-        .inverse_scale_factor();
-    let left = rect(app, line).min.x;
-    let mut found = Vec::new();
-    for layout_line in block(app, line).buffer().lines() {
-        // Shaping runs, not glyph runs: spans in one font are one run, and each of its glyph
-        // runs (one per span) would list all of the run's clusters again.
-        for run in layout_line.runs() {
-            for cluster in run.visual_clusters() {
-                let from = cluster
-                    .visual_offset()
-                    .expect("a laid-out cluster has a place");
-                let to = from + cluster.advance();
-                found.push((
-                    cluster.text_range(),
-                    cluster.is_rtl(),
-                    (left + from) * scale,
-                    (left + to) * scale,
-                ));
-            }
-        }
-    }
-    (found, caret)
-}
-
 /// The middle of a node as drawn, in window (logical) pixels.
 fn middle(app: &mut App, node: Entity) -> Vec2 {
     let scale = app
@@ -457,22 +407,36 @@ fn clusters_left_of_caret(app: &mut App) -> usize {
 
 /// Each grapheme cluster of the field's line as drawn now, in the order of the line's text: its
 /// byte range in the line, whether it runs right to left, and its left and right edges in window
-/// (logical) pixels. The caret's own glyph is left out.
+/// (logical) pixels.
 fn field_clusters(app: &mut App) -> Vec<(std::ops::Range<usize>, bool, f32, f32)> {
-    let (laid_out, caret) = laid_out_clusters(app);
-    let mut found: Vec<_> = laid_out
-        .into_iter()
-        .filter(|(range, ..)| !caret.contains(&range.start))
-        .map(|(range, rtl, from, to)| {
-            let shift = if range.start >= caret.end {
-                caret.len()
-            } else {
-                0
-            };
-            (range.start - shift..range.end - shift, rtl, from, to)
-        })
-        .collect();
-    found.sort_by_key(|(range, ..)| range.start);
+    let line = widget_line(app);
+    let scale = app
+        .world()
+        .get::<ComputedNode>(line)
+        .unwrap()
+        .inverse_scale_factor();
+    let left = rect(app, line).min.x;
+    // Parley's clusters, as drawn left to right. The laid-out text is the line itself: the
+    // widget's caret span is empty.
+    let mut found = Vec::new();
+    for layout_line in block(app, line).buffer().lines() {
+        // Shaping runs, not glyph runs: spans in one font are one run, and each of its glyph
+        // runs (one per span) would list all of the run's clusters again.
+        for run in layout_line.runs() {
+            for cluster in run.visual_clusters() {
+                let from = cluster
+                    .visual_offset()
+                    .expect("a laid-out cluster has a place");
+                let to = from + cluster.advance();
+                found.push((
+                    cluster.text_range(),
+                    cluster.is_rtl(),
+                    (left + from) * scale,
+                    (left + to) * scale,
+                ));
+            }
+        }
+    }
     // A ligature (a ZWJ family, a flag) is one glyph that Parley splits among its characters'
     // clusters; the caret stops only between grapheme clusters, so those are the units here.
     let text = input_value(app);
