@@ -40,7 +40,7 @@ mod selection;
 mod typing;
 
 pub use keys::Walk;
-pub use typing::Field;
+pub use typing::{COMMIT_PATIENCE, Field};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((TextInputPlugin, clipboard::plugin, selection::plugin))

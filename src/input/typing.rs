@@ -10,6 +10,10 @@
 //! Hangul is typed through an IME: each key reshapes the syllable being composed (the
 //! *preedit*) until the IME *commits* it. The preedit shows at the caret; while there is one,
 //! keys are the IME's, so a platform that also reports them cannot change the line twice.
+//! Keys may also come before the text they follow: now and then, ibus's X11 frontend ends a
+//! composition, passes on the space or Enter that ended it, and only then commits the syllable.
+//! So the keys that come after a composition ends with nothing committed wait for the commit,
+//! at most [`COMMIT_PATIENCE`] (a composition dropped for good, its last jamo deleted, has none).
 //!
 //! Each key goes where keyboard focus is when it comes. Out of the field (in the conversation,
 //! `view/focus.rs`), the keys that walk or copy are passed on as [`ConversationInput`]; Tab, F6
@@ -30,7 +34,7 @@ use bevy::{
     input_focus::{FocusCause, InputFocus},
     prelude::*,
     text::{ComputedTextBlock, TextBrush},
-    window::{Ime, WindowEvent, WindowFocused},
+    window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
     TextInputCursorPos, TextInputInactive, TextInputSubmitMessage, TextInputValue,
@@ -49,6 +53,11 @@ use crate::chat;
 /// How long typing waits for the clipboard's text after Ctrl+V. A clipboard answers within
 /// milliseconds; its owner may not answer at all (X11 then waits four seconds).
 pub const PASTE_PATIENCE: Duration = Duration::from_secs(1);
+
+/// How long keys that come right after a composition ended with nothing committed wait for the
+/// IME's commit. ibus's X11 frontend sometimes sends the key that ended a syllable (a space, an
+/// Enter) before that syllable's commit: 27 ms apart, over three frames, under Xvfb.
+pub const COMMIT_PATIENCE: Duration = Duration::from_millis(100);
 
 /// The field's line, and the lines submitted before it.
 #[derive(Component, Debug)]
@@ -97,13 +106,29 @@ enum Typed {
     FocusLost,
 }
 
-/// Typing not yet applied: what came after a paste that still waits for the clipboard.
+/// Typing not yet applied: what came after a paste that still waits for the clipboard, and keys
+/// that wait for the commit of a composition that has just ended.
 #[derive(Debug, Default)]
 pub(super) struct Backlog {
     typed: VecDeque<Typed>,
     /// Since when a paste waits for the clipboard, on the real-time clock.
     pasting: Option<Duration>,
     held: Modifiers,
+    /// Since when a composition has ended with nothing committed yet, on the real-time clock.
+    uncommitted: Option<Duration>,
+    /// The keys that came since, in order: they land after the commit, if it comes in time.
+    after_commit: Vec<Typed>,
+}
+
+impl Backlog {
+    /// Puts the keys held for a commit back at the front of the queue, in the order they came:
+    /// the commit has come, or will not.
+    fn release_keys(&mut self) {
+        self.uncommitted = None;
+        for typed in self.after_commit.drain(..).rev() {
+            self.typed.push_front(typed);
+        }
+    }
 }
 
 /// What applying typing can send on.
@@ -111,6 +136,7 @@ pub(super) struct Backlog {
 pub(super) struct Outcomes<'w> {
     submits: MessageWriter<'w, TextInputSubmitMessage>,
     full: MessageWriter<'w, FieldFull>,
+    redraw: MessageWriter<'w, RequestRedraw>,
     reads: MessageWriter<'w, ReadClipboard>,
     copies: MessageWriter<'w, WriteClipboard>,
     newest_reply: MessageWriter<'w, CopyNewestReply>,
@@ -168,6 +194,13 @@ pub(super) fn edit_field(
             PASTE_PATIENCE.as_secs_f32()
         );
     }
+    if backlog
+        .uncommitted
+        .is_some_and(|since| now.saturating_sub(since) >= COMMIT_PATIENCE)
+    {
+        // No commit: the composition was dropped (Backspace took its last jamo, say).
+        backlog.release_keys();
+    }
     // Keys go where focus is at each key: a Tab, or a letter typed in the conversation, moves
     // it for the keys after it in the same frame.
     let mut focused = input_focus.get() == Some(entity);
@@ -181,6 +214,10 @@ pub(super) fn edit_field(
         && let Some(typed) = backlog.typed.pop_front()
     {
         let action = match typed {
+            Typed::Key(key) if backlog.uncommitted.is_some() => {
+                backlog.after_commit.push(Typed::Key(key));
+                continue;
+            }
             Typed::Key(key) => {
                 backlog.held.note(&key);
                 // While the IME composes, keys are its own.
@@ -215,11 +252,36 @@ pub(super) fn edit_field(
                 action
             }
             Typed::Ime(ime) => {
+                let emptied = empties_preedit(&ime);
+                if backlog.uncommitted.is_some() && !emptied && !matches!(ime, Ime::Commit { .. }) {
+                    // Not the commit the keys wait for: they came before this.
+                    backlog.typed.push_front(Typed::Ime(ime));
+                    backlog.release_keys();
+                    continue;
+                }
+                let ended = emptied && field.line.is_composing();
                 // Text from the input method is typing too: it lands in the field.
                 if !focused && ime_types(&ime) {
                     take_focus(&mut focused, &mut input_focus);
                 }
                 ime_edit(&mut field.line, &ime, &mut out);
+                if ended {
+                    backlog.uncommitted = Some(now);
+                } else if !emptied {
+                    // The commit has landed: the keys typed after it follow.
+                    if !backlog.after_commit.is_empty() {
+                        debug!(
+                            "{} key messages came before the IME's commit; applied after it",
+                            backlog.after_commit.len()
+                        );
+                    }
+                    backlog.release_keys();
+                }
+                continue;
+            }
+            Typed::FocusLost if backlog.uncommitted.is_some() => {
+                backlog.typed.push_front(Typed::FocusLost);
+                backlog.release_keys();
                 continue;
             }
             Typed::FocusLost => {
@@ -235,6 +297,10 @@ pub(super) fn edit_field(
             continue;
         }
         apply(action, entity, &mut field, laid_out, &mut out);
+    }
+    if backlog.uncommitted.is_some() {
+        // A frame to give up waiting in, should nothing else come.
+        out.redraw.write(RequestRedraw);
     }
 }
 
@@ -278,6 +344,12 @@ fn ime_types(ime: &Ime) -> bool {
         Ime::Preedit { value, .. } | Ime::Commit { value, .. } => !value.is_empty(),
         Ime::Enabled { .. } | Ime::Disabled { .. } => false,
     }
+}
+
+/// Whether an IME message empties the preedit: it ends a composition, if there is one, with
+/// nothing committed yet.
+fn empties_preedit(ime: &Ime) -> bool {
+    matches!(ime, Ime::Preedit { value, .. } if value.is_empty())
 }
 
 /// What one IME message does: a preedit replaces the composition, a commit makes it text, and

@@ -163,12 +163,9 @@ impl Ibus {
             // ibus keeps its address file and settings here, away from the user's.
             ("XDG_CONFIG_HOME", home.to_str().unwrap()),
             ("XDG_CACHE_HOME", home.to_str().unwrap()),
-            // In its default mode, ibus 1.5.27's XIM frontend now and then sends the key that
-            // ended a syllable before the syllable's commit: `안녕하세 요…` here in 3 runs of 24,
-            // in every X11 app alike (ibus/ibus#1847, libhangul/ibus-hangul#42). The app writes
-            // what it gets in the order it gets it. With this, as ibus's maintainers advise for
-            // XIM, the order held in 24 runs of 24 (docs/ime.md).
-            ("IBUS_ENABLE_SYNC_MODE", "0"),
+            // ibus runs in its default mode, as users have it: now and then its XIM frontend
+            // sends the key that ended a syllable before the syllable's commit, and the app
+            // must put them back in order (`input::COMMIT_PATIENCE`, docs/ime.md).
         ];
         let daemon = Command::new("ibus-daemon")
             .args(["--xim", "--replace", "--panel=disable"])
