@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::collections::HashSet;
+
 use agent_chat::{
     chat::Role,
     input::{Field, caret::CaretBar},
@@ -229,6 +231,44 @@ fn every_script_is_drawn_with_its_font_in_the_field() {
         assert_drawn(sample, &found, "field");
         press_enter(&mut app);
     }
+}
+
+#[test]
+fn every_hanja_of_ks_x_1001_is_drawn_with_the_hangul_font() {
+    // KS X 1001 has its 4,888 Hanja in rows 42 to 93, 94 to a row: in EUC-KR, the lead bytes
+    // 0xCA to 0xFD, each with the trail bytes 0xA1 to 0xFE.
+    let hanja: Vec<char> = (0xCA..=0xFD_u8)
+        .flat_map(|lead| (0xA1..=0xFE_u8).map(move |trail| [lead, trail]))
+        .map(|bytes| {
+            let (text, errors) = encoding_rs::EUC_KR.decode_without_bom_handling(&bytes);
+            let mut chars = text.chars();
+            match (errors, chars.next(), chars.next()) {
+                (false, Some(hanja), None) => hanja,
+                _ => panic!("{bytes:02X?} decodes to {text:?}, not one character"),
+            }
+        })
+        .collect();
+    let all: HashSet<char> = hanja.iter().copied().collect();
+    assert_eq!(all.len(), 4888, "KS X 1001's Hanja, each its own character");
+
+    let mut app = laid_out_app();
+    let names = font_names(&app);
+    let mut drawn = HashSet::new();
+    for chunk in hanja.chunks(1000) {
+        let body: String = chunk.iter().collect();
+        let (_, text, shown) = submit_and_find_row(&mut app, &body);
+        for (cluster, family, real) in clusters(block(&app, text).buffer(), &shown, &names) {
+            let Some(hanja) = cluster.chars().next().filter(|c| all.contains(c)) else {
+                continue;
+            };
+            assert!(
+                real && family == HANGUL && cluster.chars().count() == 1,
+                "{cluster:?} is drawn as {family}'s glyph (real: {real})"
+            );
+            drawn.insert(hanja);
+        }
+    }
+    assert_eq!(drawn, all, "every Hanja is laid out in a row");
 }
 
 /// The whole text of the widget's line: its spans, in order, as the layout saw them.
