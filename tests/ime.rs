@@ -202,8 +202,8 @@ fn backspace_while_composing_edits_the_syllable_and_then_the_committed_text() {
     assert_eq!(field(&mut app), (String::new(), 0, false));
 }
 
-/// What ibus's X11 frontend sends when a space or an Enter ends a syllable, seen under Xvfb in
-/// 3 of 24 runs: the composition ends, the key comes, and only then does the syllable's commit.
+/// What ibus's X11 frontend sometimes sends when a space or an Enter ends a syllable (under
+/// Xvfb, in 1 to 6 runs of 24): the composition ends, the key comes, and only then the commit.
 fn overtake_commit(app: &mut App, syllable: &str, key_code: KeyCode, logical_key: Key) {
     for cursor in [Some((0, 0)), None] {
         deliver(
