@@ -17,6 +17,9 @@ fn main() -> AppExit {
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "agent-chat".into(),
+            // X11's WM_CLASS and Wayland's app id: what ties the window to its launcher entry
+            // (`assets/desktop/agent-chat.desktop`) and its icon.
+            name: Some("agent-chat".into()),
             ..default()
         }),
         ..default()

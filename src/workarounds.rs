@@ -6,7 +6,7 @@
 //! `tests/workarounds.rs` that reads the engine's own source, at the version Cargo.lock pins,
 //! and fails once the behaviour is gone. When the canary fails, the workaround may go.
 //!
-//! Three live here. [`plugin`] adds two of them, and `main.rs` adds it after `DefaultPlugins`;
+//! Four live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;
 //! headless tests have no window or renderer to work around:
 //!
 //! | workaround | behaviour (Bevy 0.19.1) | upstream | canary |
@@ -14,6 +14,7 @@
 //! | [`repaint`]: draw only what changed | the UI renderer clears and redraws the whole window every frame; on a software renderer a blinking caret costs a whole frame twice a second | none found; report: "bevy_ui_render: redraw only the damaged region of an unchanged window" | `repaint_was_checked_against_the_locked_bevy` (a version pin: nothing in the source says "no damage tracking") |
 //! | [`wake`]: one frame per request | bevy_winit reads `RequestRedraw` with a fresh cursor after every frame, so one request runs two or three frames | none found (bevyengine/bevy#16817 and #17991 are about requests missed, the opposite); report: "bevy_winit re-reads RequestRedraw messages it has answered" | `bevy_winit_reads_redraw_requests_from_the_start_of_the_queue` |
 //! | [`wake`]: a reader's request wakes the window | bevy_winit builds AccessKit's adapter with direct handlers, which queue the request without waking the event loop | report: "AccessKit action requests wait for the next window event in reactive mode" | `a_screen_readers_request_does_not_wake_bevy_winit` |
+//! | `workarounds/icon.rs`: the window's icon through winit | `Window` has no icon, and bevy_winit sets none: the taskbar and Alt+Tab show a blank | bevyengine/bevy#1031 (open) | `bevy_windows_have_no_icon` |
 //! | [`explain_startup_failures`]: one line, not a backtrace | no display or GPU is a panic, not an error to handle | report: "return an error when the event loop or GPU adapter can't be created" | `the_startup_panics_main_explains_still_say_so` |
 //!
 //! The others must act where the behaviour shows, and say so where they are:
@@ -64,13 +65,15 @@
 
 use bevy::prelude::*;
 
+mod icon;
 pub mod repaint;
 mod startup;
 pub mod wake;
 
 pub use startup::explain_startup_failures;
 
-/// The window's workarounds: [`repaint`] and [`wake`]; `main` adds it after `DefaultPlugins`.
+/// The window's workarounds: [`repaint`], [`wake`] and the window's icon; `main` adds it after
+/// `DefaultPlugins`.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((repaint::plugin, wake::plugin));
+    app.add_plugins((repaint::plugin, wake::plugin, icon::plugin));
 }

@@ -948,3 +948,51 @@ fn assert_stops_with_one_line(mut app: Command, what: &str, fix: &str) {
         "the last line says what is missing and how to go on: {last:?}"
     );
 }
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn the_window_carries_the_apps_icon_and_the_class_its_launcher_entry_names() {
+    let x = Session::start("icon");
+    let display = &x.xvfb.display;
+    // The taskbar's and Alt+Tab's icon: width, height, then one ARGB value a pixel.
+    let property = run(
+        "xprop",
+        &["-id", &x.window, "-notype", "32c", "_NET_WM_ICON"],
+        display,
+    );
+    let values: Vec<u64> = property
+        .split_once('=')
+        .map(|(_, values)| values)
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|value| value.trim().parse().ok())
+        .collect();
+    let pixels = include_bytes!("../assets/icon/window-64.rgba");
+    let expected: Vec<u64> = [64, 64]
+        .into_iter()
+        .chain(pixels.chunks(4).map(|rgba| {
+            let [r, g, b, a] = [rgba[0], rgba[1], rgba[2], rgba[3]].map(u64::from);
+            a << 24 | r << 16 | g << 8 | b
+        }))
+        .collect();
+    assert!(
+        values == expected,
+        "the window's _NET_WM_ICON is the app's 64 px icon (got {} values, starting {:?})",
+        values.len(),
+        &values[..values.len().min(4)]
+    );
+    // What ties the window to `assets/desktop/agent-chat.desktop` (its StartupWMClass).
+    let class = run("xprop", &["-id", &x.window, "WM_CLASS"], display);
+    let desktop = fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/desktop/agent-chat.desktop"),
+    )
+    .unwrap();
+    let startup_class = desktop
+        .lines()
+        .find_map(|line| line.strip_prefix("StartupWMClass="))
+        .expect("the launcher entry names the window's class");
+    assert!(
+        class.contains(&format!("\"{startup_class}\"")),
+        "the window's WM_CLASS is the launcher entry's StartupWMClass {startup_class:?}: {class}"
+    );
+}

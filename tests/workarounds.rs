@@ -207,3 +207,17 @@ fn parley_breaks_lines_for_non_complex_scripts_only() {
         locked_version("parley")
     );
 }
+
+/// Workaround: `workarounds/icon.rs` hands the window's icon to winit itself, because Bevy's
+/// `Window` has no icon and bevy_winit builds the window without one (bevyengine/bevy#1031).
+#[test]
+fn bevy_windows_have_no_icon() {
+    let window = crate_source("bevy_window", "window.rs");
+    let fields = between(&window, "pub struct Window {", "\n}\n");
+    let creation = crate_source("bevy_winit", "winit_windows.rs");
+    assert!(
+        !fields.to_lowercase().contains("icon") && !creation.contains("with_window_icon"),
+        "bevy_window {} gives windows an icon; workarounds/icon.rs may go",
+        locked_version("bevy_window")
+    );
+}
