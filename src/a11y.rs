@@ -13,7 +13,7 @@
 //!   - a list `대화` that says how many messages the conversation holds, and an item per
 //!     mounted row: the messages in view and a view's worth around them (`사용자: …`,
 //!     `에이전트: …`), each with its place among all messages;
-//!   - a text entry `메시지 입력` with its text and caret (`input/reader.rs`).
+//!   - a text entry `메시지 입력` with its text and caret (`input/screen_reader.rs`).
 //!
 //! [`AutoFocus`]: bevy::input_focus::AutoFocus
 

@@ -4,7 +4,7 @@
 //!   and empties itself.
 //! - [`record_submissions`] reads that message directly. A line that is blank once trimmed
 //!   ([`normalize`]) stops there. Otherwise one reply is picked ([`ReplyPicker`]), and two
-//!   immutable entities, a [`Message`](struct@Message) with its [`Role`] each, are appended,
+//!   immutable entities, a [`ChatMessage`] with its [`Role`] each, are appended,
 //!   user first, to the [`MessageLog`]; the [`SessionRecord`] keeps the inputs and replies.
 //! - [`RoleStyle::of`] is the one table from a role to a row's label, class, alignment and border
 //!   side ([`style`]); the view builds every row from it.
@@ -27,7 +27,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins(exit::plugin)
         .register_type::<Role>()
         .register_type::<RowClass>()
-        .register_type::<Message>()
+        .register_type::<ChatMessage>()
         .register_type::<MessageLog>()
         .register_type::<SessionRecord>()
         .add_message::<TextInputSubmitMessage>()
@@ -52,8 +52,7 @@ pub static REPLIES: &[&str] = &[
 // The pick below may assume a reply exists; an empty list is a build error, not a runtime one.
 const _: () = assert!(!REPLIES.is_empty(), "REPLIES must not be empty");
 
-/// Who wrote a [`Message`](struct@Message): the single source every on-screen difference is
-/// derived from.
+/// Who wrote a [`ChatMessage`]: the single source every on-screen difference is derived from.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[component(immutable)]
 #[reflect(Component)]
@@ -68,17 +67,17 @@ pub enum Role {
 ///
 /// Immutable: once logged, no system can change a message's body (or its role).
 ///
-/// This component shares its name with Bevy's `Message` trait for buffered events. The local
-/// type shadows the prelude's trait, while `#[derive(Message)]` still finds Bevy's derive macro,
-/// which lives in the macro namespace, so a message type could still be derived here.
+/// The design card calls it `Message`; it is named `ChatMessage` so that it does not shadow
+/// Bevy's `Message` trait (buffered messages, `MessageReader`), which `use bevy::prelude::*`
+/// brings into every module that uses this one.
 #[derive(Component, Reflect, Clone, Debug, PartialEq, Eq)]
 #[component(immutable)]
 #[reflect(Component)]
-pub struct Message {
+pub struct ChatMessage {
     body: String,
 }
 
-impl Message {
+impl ChatMessage {
     /// A message with the given body.
     pub fn new(body: impl Into<String>) -> Self {
         Self { body: body.into() }
@@ -90,7 +89,7 @@ impl Message {
     }
 }
 
-/// Every [`Message`](struct@Message) entity in the order it was created: append-only.
+/// Every [`ChatMessage`] entity in the order it was created: append-only.
 #[derive(Resource, Reflect, Debug, Default)]
 #[reflect(Resource)]
 pub struct MessageLog(Vec<Entity>);
@@ -231,8 +230,8 @@ pub fn record_submissions(
         debug!(input = ?input, reply = ?reply, "recorded a submission");
         record.inputs.push(input.to_owned());
         record.replies.push(reply);
-        let user = commands.spawn((Role::User, Message::new(input))).id();
-        let agent = commands.spawn((Role::Agent, Message::new(reply))).id();
+        let user = commands.spawn((Role::User, ChatMessage::new(input))).id();
+        let agent = commands.spawn((Role::Agent, ChatMessage::new(reply))).id();
         log.0.extend([user, agent]);
     }
 }

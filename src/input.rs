@@ -35,11 +35,11 @@ pub mod clipboard;
 pub mod editor;
 mod ime;
 mod keys;
-mod reader;
+mod screen_reader;
 mod selection;
 mod typing;
 
-pub use keys::Walk;
+pub use keys::{MessageAction, Walk};
 pub use typing::{COMMIT_PATIENCE, Field};
 
 pub(super) fn plugin(app: &mut App) {
@@ -61,13 +61,20 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<caret::CaretBlink>()
         .register_type::<caret::CaretBar>()
         .init_resource::<caret::CaretBlink>()
-        // The field's line is settled before the widget draws it, in the same frame.
-        .configure_sets(Update, AppSystems::ReadInput.before(TextInputSystem))
+        // The field's line is settled before the widget draws it, in the same frame, and the
+        // chat records what was sent once the widget is done with the frame.
+        .configure_sets(
+            Update,
+            (
+                AppSystems::ReadInput.before(TextInputSystem),
+                AppSystems::Record.after(TextInputSystem),
+            ),
+        )
         // Before the widget, which applies a new text colour and blinks its caret in the same
-        // frame.
+        // frame. The caret rests or wakes once the field has taken the frame's typing.
         .add_systems(
             Update,
-            (paint_widget, caret::rest_when_idle).before(TextInputSystem),
+            (paint_widget, caret::rest_when_idle.after(FieldSystems)).before(TextInputSystem),
         )
         .add_systems(
             Update,
@@ -77,7 +84,7 @@ pub(super) fn plugin(app: &mut App) {
                 typing::show_in_widget,
                 hide_caret_while_composing,
                 show_length_limit,
-                reader::describe_field,
+                screen_reader::describe_field,
             )
                 .chain()
                 .in_set(FieldSystems)
@@ -105,8 +112,10 @@ pub struct FieldSystems;
 pub enum ConversationInput {
     /// Tab, Shift+Tab or F6 in the field: keyboard focus goes to the conversation.
     Focus,
-    /// A key pressed while focus is out of the field.
+    /// A key that moves focus from message to message, pressed while focus is out of the field.
     Walk(Walk),
+    /// A key that acts on the focused message, pressed while focus is out of the field.
+    Act(MessageAction),
     /// PageUp, PageDown, Ctrl+Home or Ctrl+End pressed in the field: the conversation scrolls,
     /// and focus stays in the field.
     Scroll(Walk),
@@ -146,7 +155,7 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
         AutoFocus,
         Field::default(),
         crate::a11y::accessible(accesskit::Role::TextInput, "메시지 입력"),
-        children![reader::text_run()],
+        children![screen_reader::text_run()],
         TextInput,
         TextInputSettings {
             // The widget types nothing itself: it refuses every character as over this length,

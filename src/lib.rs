@@ -1,38 +1,43 @@
-//! agent-chat: a small Bevy ECS chat app. Type a line, press Enter, and an agent answers with a
-//! canned reply.
+//! agent-chat: a small Bevy ECS chat app. Type a line, press Enter, and an agent answers with
+//! a canned reply.
 //!
 //! # A tour: one Enter, from the key to the rows
 //!
-//! The whole app is one plugin, [`AgentChatPlugin`]. Its `Update` systems run in four ordered
-//! sets, [`AppSystems`], so one frame takes a key press all the way to the rows on screen. Each
-//! step of the runtime flow is one system, and one test in `tests/runtime_flow.rs` checks it
-//! through the real systems:
+//! The whole app is one plugin, [`AgentChatPlugin`]. The spec's steps run in Bevy's `Update`
+//! schedule, in the four sets of [`AppSystems`], chained in that order, so one frame takes a key
+//! press all the way to the rows. Each step below names the item that does it (a link into
+//! these docs) and the test in `tests/runtime_flow.rs` that checks it through the real systems:
 //!
 //! | step | what happens | where | checked by |
 //! |---|---|---|---|
-//! | 1 | Enter: the field sends its line and empties itself, blank or not | `edit_field` in [`input`] | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
-//! | 1–2 | the line is trimmed; a blank one stops here, before anything is picked or kept | [`chat::normalize`], called by [`chat::record_submissions`] | `blank_input_picks_nothing_and_changes_nothing` |
-//! | 3 | one reply is picked from [`chat::REPLIES`], with `rand`'s uniform choice | [`chat::ReplyPicker`] | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
-//! | 4–5 | two immutable entities, [`chat::Message`] with a [`chat::Role`], appended user first to [`chat::MessageLog`]; the inputs and replies to [`chat::SessionRecord`] | [`chat::record_submissions`] | `one_and_several_inputs_are_normalized_answered_and_shown_in_order`, `earlier_messages_and_rows_never_change` |
-//! | 6 | each row's label, class, alignment and border side come from the role alone | [`chat::RoleStyle::of`] | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
-//! | 7 | the rows are mounted in log order and the view follows the newest | [`view::mount_rows`], [`scroll::VirtualList::follow_end`] | `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` |
-//! | 8 | Escape asks the app to exit, whatever else happens in the frame | [`chat::exit::exit_on_escape`] | `escape_requests_app_exit_and_creates_no_state` |
+//! | 1 | Enter: the field's line leaves as the widget's submit message, as typed, and the field is empty at once | [`input::Field::submit`], called for the Enter key by the field's system in [`AppSystems::ReadInput`] | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
+//! | 2 | the line is trimmed; a blank one stops here, before anything is picked or kept | [`chat::normalize`], called by the system [`chat::record_submissions`], in [`AppSystems::Record`] | `blank_input_picks_nothing_and_changes_nothing` |
+//! | 3 | one reply is picked from [`chat::REPLIES`], with `rand`'s uniform choice | the resource [`chat::ReplyPicker`], called by the same system | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
+//! | 4–5 | two immutable entities, a [`chat::ChatMessage`] with a [`chat::Role`] each, appended user first to [`chat::MessageLog`]; the input and the reply to [`chat::SessionRecord`] | the same system, [`chat::record_submissions`] | `one_and_several_inputs_are_normalized_answered_and_shown_in_order`, `earlier_messages_and_rows_never_change` |
+//! | 6 | each row's label, class, alignment and border side come from the role alone | the function [`chat::RoleStyle::of`], which the view calls for every row | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
+//! | 7 | the rows are mounted in log order, and the view goes to the newest | the system [`view::mount_rows`], in [`AppSystems::SpawnRows`] | `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` |
+//! | 8 | Escape asks the app to exit, whatever else happens in the frame | the system [`chat::exit::exit_on_escape`], in [`AppSystems::ReadInput`] | `escape_requests_app_exit_and_creates_no_state` |
 //!
-//! That is the core: the [`chat`] module, with [`chat::style`] and [`chat::exit`], and the rows
-//! [`view`] builds from it. The field sends the widget's own
-//! [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), and
-//! [`chat::record_submissions`] reads it directly: one hop. The model never sees the widget or
-//! the screen, so a headless app with `MinimalPlugins` runs it.
+//! That is the core: the [`chat`] module with [`chat::style`] and [`chat::exit`], and
+//! [`view::mount_rows`] with the row it builds. Of the text widget, [`chat`] knows only the
+//! widget's [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), which
+//! [`chat::record_submissions`] reads as the field sent it: one hop, by design. Of the screen,
+//! only [`chat::style`] knows anything: the UI values (`JustifyContent`, `UiRect`, palette
+//! colours) of each role, in one table. Nothing in [`chat`] needs a window or a renderer, so a
+//! headless app with `MinimalPlugins` runs it.
 //!
 //! # What to skip on a first read
 //!
-//! The rest makes it a desktop app, and none of it changes the flow above:
+//! The rest makes it a desktop app, and none of it changes the flow above. Some of it runs
+//! beside the four sets rather than in them (the copy button's systems after
+//! [`AppSystems::ReadInput`], the field's colours before the widget draws), and the list's rows
+//! are measured and the scrollbar placed in `PostUpdate`, after Bevy's UI layout:
 //!
 //! | module     | what it adds                                                            |
 //! |------------|-------------------------------------------------------------------------|
 //! | [`input`]  | a desktop-grade field: clusters, words, selection, undo, the clipboard, IME text, a caret that rests |
 //! | [`scroll`] | the virtual list: only the rows in and near the view exist, whatever the log holds |
-//! | [`view`]   | beyond the rows: the layout, keyboard focus in the conversation, the copy button |
+//! | [`view`]   | beyond `mount_rows`: the layout, the rows recycled as the view moves ([`view::recycle`]), keyboard focus in the conversation, the copy button |
 //! | [`theme`]  | palette and text sizes, light and dark; the bundled fonts ([`theme::fonts`]), and which one draws each script and emoji |
 //! | [`a11y`]   | what a screen reader is told, and where input focus starts; each node is made where its thing is (a row's with the row, the field's text with the field) |
 //!
@@ -41,6 +46,11 @@
 //! renderer drawing only what changed, one frame for each request for one) is for the window
 //! only: `main.rs` adds it beside Bevy's `DefaultPlugins` and this plugin; tests add
 //! `MinimalPlugins` and the few resources the widget needs instead (see `tests/common/mod.rs`).
+//!
+//! This tour is the project's English page for a newcomer: the pages in `docs/` are in Korean
+//! and tell the same flow at more length, starting with `docs/runtime-flow.md`. One text in the
+//! crate docs, rather than a copy in `docs/`, is the one that `cargo doc` links and that cannot
+//! drift from the code it links to.
 
 use bevy::prelude::*;
 

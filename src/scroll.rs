@@ -52,16 +52,17 @@ mod heights;
 pub use heights::{Estimate, Heights, Shape};
 
 pub(super) fn plugin(app: &mut App) {
-    // Registered by the window plugin too; headless apps have none.
     app.register_type::<Item>()
         .register_type::<ItemColumn>()
         .register_type::<Overhang>()
         .register_type::<Scrollbar>()
+        // Registered by the window plugin too; headless apps have none.
         .add_message::<CursorMoved>()
         .add_systems(
             Update,
             (
                 (scroll_by_wheel, drag_scrollbar)
+                    .chain()
                     .in_set(ScrollInput)
                     .in_set(AppSystems::ReadInput),
                 arrange.in_set(AppSystems::Scroll),

@@ -4,6 +4,7 @@
 
 use bevy::{
     prelude::*,
+    ui::UiSystems,
     window::{PrimaryWindow, WindowTheme, WindowThemeChanged},
 };
 
@@ -20,7 +21,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowThemeChanged>()
         .init_resource::<ClearColor>()
         .add_systems(PreUpdate, follow_platform_theme)
-        .add_systems(PostUpdate, (paint_window, paint));
+        // Colours are set before the UI is laid out and drawn, so the nodes that take a colour
+        // from a painted one (the caret bar, from the text) follow in the same frame.
+        .add_systems(PostUpdate, (paint_window, paint).before(UiSystems::Content));
 }
 
 /// Text size of rows and input, in logical pixels.

@@ -4,12 +4,12 @@
 use std::{borrow::Cow, ops::Range};
 
 use accesskit::{Live, Role as AccessRole};
-use bevy::{a11y::AccessibilityNode, input_focus::InputFocus, prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 
 use crate::{
     AppSystems,
-    a11y::{accessible, announcement},
-    chat::{self, Message, MessageLog, Role, RoleStyle},
+    a11y::accessible,
+    chat::{self, ChatMessage, MessageLog, Role, RoleStyle},
     input,
     scroll::{self, Item, Shape, VirtualList},
     theme::{self, Paint, Theme, fonts::TextMetrics},
@@ -18,6 +18,10 @@ use crate::{
 pub mod copy;
 pub mod focus;
 pub mod paragraph;
+pub mod recycle;
+
+use recycle::spare_rows;
+pub use recycle::{ReplyAnnouncement, RowRecycler, SpareRows};
 
 pub(super) fn plugin(app: &mut App) {
     app.register_type::<Conversation>()
@@ -39,11 +43,11 @@ pub struct Conversation {
     mounted: Range<usize>,
 }
 
-/// A row in the conversation, pointing at the [`Message`](struct@Message) entity it shows.
+/// A row in the conversation, pointing at the [`ChatMessage`] entity it shows.
 ///
 /// The row holds the role's [`RowClass`](chat::RowClass) and alignment, and its place in the
-/// log as a list [`Item`]; its one child, a [`Bubble`], holds the border, and the bubble's one
-/// child the label text.
+/// log as a list [`Item`]; its one child, a [`Bubble`], holds the border, and the bubble's first
+/// child the label text (the `복사` button, when it shows, is the second: [`copy`]).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
 #[reflect(Component)]
 pub struct MessageRow {
@@ -110,210 +114,59 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
             },
         ))
         .add_child(pane)
-        .with_child((
-            Name::new("Input bar"),
-            Node {
-                width: percent(100),
-                flex_direction: FlexDirection::Column,
-                row_gap: px(4),
-                ..default()
-            },
-            children![
-                input::chat_input(theme.palette()),
-                input::length_limit_notice(),
-                copy::copied_notice(),
-            ],
-        ));
+        .with_child(input_bar(&theme));
 }
 
-/// Keeps a row mounted for each message the view wants, and only for those.
+/// The field, with the notices that show under it.
+fn input_bar(theme: &Theme) -> impl Bundle {
+    (
+        Name::new("Input bar"),
+        Node {
+            width: percent(100),
+            flex_direction: FlexDirection::Column,
+            row_gap: px(4),
+            ..default()
+        },
+        children![
+            input::chat_input(theme.palette()),
+            input::length_limit_notice(),
+            copy::copied_notice(),
+        ],
+    )
+}
+
+/// Spec step 7: a row for each message in or near the view, in log order, each built from its
+/// message's role and body alone ([`RoleStyle::of`]).
 ///
-/// New messages become items of the list (their [`Shape`], for estimating their height) and take
-/// the view to the newest. Then rows that left the range the list wants mounted show messages
-/// that entered it (new rows are spawned only when none are free), and the list puts them in
-/// order; a row that stays is never touched. The work is the new messages plus the rows that
-/// come and go: none of it grows with the log.
-///
-/// For screen readers, the list says how many messages there are, each row where it stands
-/// among them, and the newest reply logged in the frame is a polite live region: it is read out
-/// once, when it appears, without moving focus. One per frame, so a burst of replies is one
-/// announcement, not a queue of them; the user's own lines are never read back, nor are old
-/// replies mounted again by scrolling.
+/// New messages join the conversation's list and take the view to the newest; the places of the
+/// log that come into view get rows. How few rows that takes, whatever the log holds, is
+/// [`RowRecycler`]'s business ([`recycle`]): skip it on a first read.
 pub fn mount_rows(
     log: Res<MessageLog>,
-    metrics: Res<TextMetrics>,
-    messages: Query<(&Message, &Role)>,
-    conversation: Single<(
-        Entity,
-        &mut Conversation,
-        &mut VirtualList,
-        &mut AccessibilityNode,
-    )>,
-    rows: Query<(Entity, &Item, &ChildOf, &MessageRow)>,
-    spares: Single<(Entity, Option<&Children>), With<SpareRows>>,
-    children: Query<&Children>,
-    input_focus: Res<InputFocus>,
-    items: Query<&Item, With<MessageRow>>,
-    said: Query<Entity, With<ReplyAnnouncement>>,
-    mut redraw: MessageWriter<RequestRedraw>,
-    mut commands: Commands,
+    messages: Query<(&ChatMessage, &Role)>,
+    mut rows: RowRecycler,
 ) {
-    let (area, mut conversation, mut list, mut node) = conversation.into_inner();
-    // While the user reads with keyboard focus in the conversation, new messages do not take
-    // the view away from the focused one.
-    let reading = focus::in_conversation(&input_focus, area, &items);
-    let logged = log.entities();
-    let new = list.len()..logged.len();
-    if !new.is_empty() {
-        for &message in &logged[new.clone()] {
-            let shape = messages
-                .get(message)
-                .map(|(body, &role)| row_shape(&metrics, role, body.body()))
-                .unwrap_or_default();
-            list.push(shape);
-        }
-        if !reading {
-            list.follow_end();
-        }
-        node.set_size_of_set(logged.len());
-        node.set_description(format!("메시지 {}개", logged.len()));
-    }
-    let announced = new.clone().rev().find(|&i| {
-        messages
-            .get(logged[i])
-            .is_ok_and(|(_, &role)| role == Role::Agent)
-    });
-
-    let mounted = conversation.mounted.clone();
-    let to_mount = list.to_mount(mounted.clone());
-    // A reply that comes while the user reads elsewhere in the conversation has no row to
-    // announce it; it is said all the same.
-    if let Some(reply) = announced.filter(|i| !to_mount.contains(i))
-        && let Ok((body, &role)) = messages.get(logged[reply])
-    {
-        for old in &said {
-            commands.entity(old).despawn();
-        }
-        commands.spawn((
-            Name::new("Reply announcement"),
-            ReplyAnnouncement,
-            announcement(&row_text(role, body.body())),
-        ));
-    }
-    if to_mount != list.wanted() {
-        // The rest of the overscan comes in the next frames; ask for them now.
-        redraw.write(RequestRedraw);
-    }
-    let (holder, spare) = spares.into_inner();
-    if to_mount == mounted && spare.is_none_or(|spare| spare.is_empty()) {
+    // The newest reply among the new messages is read out to screen readers.
+    let reply = rows.add_new_messages(&log, &messages);
+    let Some(plan) = rows.plan(reply, &log, &messages) else {
         return;
-    }
-    // Rows that leave the range are given the content of rows that enter it: rewriting a row's
-    // components in place costs a fraction of building one and tearing one down, and a jump
-    // replaces a screenful. Rows left over wait, hidden, for the rows the next frames bring
-    // (a jump's overscan), and are let go once the list has all it wants.
-    let mut recycled: Vec<(Entity, Entity)> =
-        spare
-            .map_or(&[][..], |spare| &spare[..])
-            .iter()
-            .filter_map(|&row| rows.get(row).ok())
-            .chain(rows.iter().filter(|&(_, Item(i), ChildOf(parent), _)| {
-                !to_mount.contains(i) && *parent != holder
-            }))
-            .map(|(row, _, _, shown)| (row, shown.message))
-            .collect();
-    let entering: Vec<RowContent> = to_mount
-        .clone()
-        .filter(|i| !mounted.contains(i))
+    };
+    let entering = plan
+        .entering()
         // A message despawned by someone else has nothing to show; the rest keep their order.
-        .filter_map(|i| {
-            let (body, &role) = messages.get(logged[i]).ok()?;
+        .filter_map(|place| {
+            let message = log.entities()[place];
+            let (body, &role) = messages.get(message).ok()?;
             Some(RowContent {
-                message: logged[i],
-                place: i,
+                message,
+                place,
                 role,
                 body: body.body(),
-                announce: announced == Some(i),
+                announce: reply == Some(place),
             })
         })
         .collect();
-    // First, a row that already shows the same text (the replies come from a short list, so
-    // half the rows do) keeps its text as it is: shaping and measuring text is most of what
-    // mounting a row costs.
-    let same_text: Vec<Option<Entity>> = entering
-        .iter()
-        .map(|content| {
-            let at = recycled.iter().position(|&(_, shown)| {
-                messages
-                    .get(shown)
-                    .is_ok_and(|(body, &role)| role == content.role && body.body() == content.body)
-            })?;
-            Some(recycled.swap_remove(at).0)
-        })
-        .collect();
-    let mut placed = Vec::new();
-    for (content, same_text) in entering.into_iter().zip(same_text) {
-        if let Some(row) = same_text {
-            let text = row_text(content.role, content.body);
-            commands.entity(row).insert(content.identity(&text));
-            placed.push(row);
-            continue;
-        }
-        let reused = recycled.pop().and_then(|(row, _)| {
-            let bubble = *children.get(row).ok()?.first()?;
-            // The text comes first; the copy button may follow it (see `copy`).
-            let text = *children.get(bubble).ok()?.first()?;
-            Some((row, bubble, text))
-        });
-        match reused {
-            Some((row, bubble, text)) => {
-                let (row_parts, bubble_parts, text_parts) = content.parts();
-                commands.entity(row).insert(row_parts);
-                commands.entity(bubble).insert(bubble_parts);
-                commands.entity(text).insert(text_parts);
-                placed.push(row);
-            }
-            None => placed.push(commands.spawn(content.spawn()).id()),
-        }
-    }
-    let recycled: Vec<Entity> = recycled.into_iter().map(|(row, _)| row).collect();
-    if to_mount == list.wanted() {
-        for row in recycled {
-            commands.entity(row).despawn();
-        }
-    } else {
-        commands.entity(holder).add_children(&recycled);
-    }
-    // The list puts them in place among the others (`scroll::arrange`).
-    commands.entity(area).add_children(&placed);
-    conversation.mounted = to_mount;
-}
-
-/// What screen readers are told of a reply that came while the user read elsewhere in the
-/// conversation (see `mount_rows`).
-#[derive(Component, Reflect, Debug, Default)]
-#[reflect(Component)]
-pub struct ReplyAnnouncement;
-
-/// Where rows wait between showing one message and the next: out of layout and out of the
-/// screen reader's tree. See `mount_rows`.
-#[derive(Component, Reflect, Debug, Default)]
-#[reflect(Component)]
-pub struct SpareRows;
-
-/// The holder of the [`SpareRows`], beside the list's column.
-fn spare_rows() -> impl Bundle {
-    let mut hidden = accesskit::Node::new(AccessRole::GenericContainer);
-    hidden.set_hidden();
-    (
-        Name::new("Spare rows"),
-        SpareRows,
-        AccessibilityNode(hidden),
-        Node {
-            display: Display::None,
-            ..default()
-        },
-    )
+    rows.mount(plan, entering, &messages);
 }
 
 /// The space between two rows, in logical pixels.

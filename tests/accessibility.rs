@@ -4,7 +4,7 @@
 
 mod common;
 
-use accesskit::{Live, Node, NodeId, Role, Tree, TreeId, TreeUpdate};
+use accesskit::{Live, Node as AccessNode, NodeId, Role, Tree, TreeId, TreeUpdate};
 use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};
 use agent_chat::chat::REPLIES;
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, input_focus::InputFocus, prelude::*};
@@ -51,7 +51,7 @@ fn sent_update(app: &mut App) -> TreeUpdate {
         }
         nodes.push((id(entity), node));
     }
-    let mut window = Node::new(Role::Window);
+    let mut window = AccessNode::new(Role::Window);
     window.set_label("agent-chat");
     window.set_children(top);
     nodes.insert(0, (WINDOW, window));
@@ -71,12 +71,12 @@ fn reader_tree(app: &mut App) -> accesskit_consumer::Tree {
 }
 
 /// The visible children of `node`, as AT-SPI lists them.
-fn children<'a>(node: &ReadNode<'a>) -> Vec<ReadNode<'a>> {
+fn shown_children<'a>(node: &ReadNode<'a>) -> Vec<ReadNode<'a>> {
     node.filtered_children(common_filter).collect()
 }
 
 fn find<'a>(node: &ReadNode<'a>, role: Role) -> ReadNode<'a> {
-    children(node)
+    shown_children(node)
         .into_iter()
         .find(|child| child.role() == role)
         .unwrap_or_else(|| panic!("no {role:?} under {:?}", node.label()))
@@ -106,7 +106,7 @@ fn the_tree_goes_out_with_the_labelled_entry_focused() {
         "the entry offers its text (AT-SPI's Text interface)"
     );
     // In the order Bevy's query meets them, which is not the screen's.
-    let mut roles: Vec<_> = children(&state.root())
+    let mut roles: Vec<_> = shown_children(&state.root())
         .iter()
         .map(|node| (node.role(), node.label()))
         .collect();
@@ -177,7 +177,7 @@ fn rows_read_as_their_text_in_order_with_their_place_among_all_messages() {
     let state = tree.state();
     let list = find(&state.root(), Role::List);
     assert_eq!(list.description().as_deref(), Some("메시지 4개"));
-    let items: Vec<_> = children(&list)
+    let items: Vec<_> = shown_children(&list)
         .iter()
         .map(|item| {
             (
@@ -302,7 +302,7 @@ fn scrolled_back_the_reader_finds_the_first_rows_with_their_place_and_hears_noth
     let state = tree.state();
     let list = find(&state.root(), Role::List);
     assert_eq!(list.description().as_deref(), Some("메시지 2000개"));
-    let items = children(&list);
+    let items = shown_children(&list);
     assert!(
         items.len() > 2 && items.len() < 100,
         "the rows in and near the view: {}",

@@ -50,7 +50,7 @@ fn an_inspector_reads_the_log_and_each_messages_role_and_body_by_reflection() {
     let role = by_name("agent_chat::chat::Role")
         .data::<ReflectComponent>()
         .unwrap();
-    let message = by_name("agent_chat::chat::Message")
+    let message = by_name("agent_chat::chat::ChatMessage")
         .data::<ReflectComponent>()
         .unwrap();
     let read: Vec<(String, String)> = entities

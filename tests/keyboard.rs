@@ -486,7 +486,7 @@ fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored
     let log = app.world().resource::<MessageLog>().entities().to_vec();
     let body = app
         .world()
-        .get::<agent_chat::chat::Message>(log[55])
+        .get::<agent_chat::chat::ChatMessage>(log[55])
         .unwrap()
         .body()
         .to_owned();
@@ -551,7 +551,7 @@ fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
     let reply = app.world().resource::<MessageLog>().entities()[0];
     let body = app
         .world()
-        .get::<agent_chat::chat::Message>(reply)
+        .get::<agent_chat::chat::ChatMessage>(reply)
         .unwrap()
         .body()
         .to_owned();
@@ -563,4 +563,37 @@ fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
         .count();
     assert_eq!(said, 1, "one announcement for the new copy, made anew");
     assert!(REPLIES.len() > 1);
+}
+
+#[test]
+fn down_and_shift_f10_in_one_frame_show_the_button_beside_the_message_focus_moved_to() {
+    let mut app = laid_out_app();
+    fill_log(&mut app, 60);
+    finish_mounting(&mut app);
+    chord(&mut app, SHIFT, KeyCode::Tab);
+    key(&mut app, KeyCode::ArrowUp);
+    key(&mut app, KeyCode::ArrowUp);
+    assert_focus_on(&mut app, 57, "two messages up from the newest");
+
+    // Down, then Shift+F10, read in the same frame.
+    tap(&mut app, KeyCode::ArrowDown, Key::ArrowDown);
+    tap_down(&mut app, KeyCode::ShiftLeft);
+    tap(&mut app, KeyCode::F10, Key::F10);
+    tap_up(&mut app, KeyCode::ShiftLeft);
+    app.update();
+
+    let row = assert_focus_on(&mut app, 58, "after Down");
+    let bubble = app.world().get::<Children>(row).unwrap()[0];
+    let button = the::<CopyButton>(&mut app);
+    assert_eq!(
+        app.world().get::<ChildOf>(button).map(ChildOf::parent),
+        Some(bubble),
+        "in the frame of the keys, the button is beside the message focus moved to, not the one \
+         it left"
+    );
+    assert_eq!(
+        app.world().get::<Visibility>(button),
+        Some(&Visibility::Inherited),
+        "and it shows"
+    );
 }

@@ -21,6 +21,7 @@ use std::sync::{
 use bevy::{
     clipboard::{Clipboard, ClipboardError},
     prelude::*,
+    ui::UiSystems,
     window::RequestRedraw,
 };
 
@@ -61,6 +62,8 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             (write_clipboard, start_reading)
                 .chain()
+                // Before layout, where the list measures its rows: both may ask for a frame.
+                .before(UiSystems::Layout)
                 .run_if(resource_equals(ClipboardService::System)),
         );
 }

@@ -77,7 +77,7 @@ enum Change {
 
 /// The text, caret and selection at one moment, as undo keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct State {
+struct Snapshot {
     text: String,
     caret: usize,
     anchor: usize,
@@ -89,10 +89,10 @@ const UNDO_DEPTH: usize = 100;
 /// One line of editable text.
 #[derive(Debug, Clone)]
 pub struct LineEditor {
-    now: State,
+    now: Snapshot,
     max_chars: usize,
-    undo: Vec<State>,
-    redo: Vec<State>,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
     /// The last change, and where it left the caret: typing right there continues its step.
     last: Option<(Change, usize)>,
     /// What the input method is composing: shown at the caret, not yet part of the text. With
@@ -106,7 +106,7 @@ impl LineEditor {
     /// An empty line that holds at most `max_chars` characters.
     pub fn new(max_chars: usize) -> Self {
         Self {
-            now: State {
+            now: Snapshot {
                 text: String::new(),
                 caret: 0,
                 anchor: 0,

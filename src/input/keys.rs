@@ -11,7 +11,7 @@ use bevy::{
     prelude::*,
 };
 
-use super::editor::Motion;
+use super::{ConversationInput, editor::Motion};
 
 /// What a key asks of the field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,8 +44,8 @@ pub enum Action {
     Type(String),
 }
 
-/// What a key asks of the conversation while a message in it has keyboard focus (see
-/// `view/focus.rs`).
+/// A move of the conversation's keyboard focus from one message to another (see
+/// `view/focus.rs`), or, pressed in the field, of its view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Walk {
     /// Up: the message before.
@@ -60,10 +60,15 @@ pub enum Walk {
     First,
     /// End or Ctrl+End: the newest message.
     Last,
-    /// Ctrl+C: copy the focused message's body.
+}
+
+/// What a key asks of the message that has keyboard focus in the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageAction {
+    /// Ctrl+C or Ctrl+Insert: copy its body.
     Copy,
-    /// Shift+F10 or the Menu key: show the focused message's `복사` button.
-    Menu,
+    /// Shift+F10 or the Menu key: show its `복사` button.
+    OpenMenu,
     /// Enter or Space: press the button the menu shows.
     Press,
 }
@@ -79,25 +84,28 @@ pub fn switches_focus(key: &KeyboardInput, held: Modifiers) -> bool {
 
 /// What the key press `key` asks of a focused conversation, with `held` held; `None` for keys it
 /// leaves alone.
-pub fn walk(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
-    use Walk::*;
+pub fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Option<ConversationInput> {
+    use ConversationInput::Act;
+    let go = ConversationInput::Walk;
     if !key.state.is_pressed() || held.alt.contains(&true) || held.meta.contains(&true) {
         return None;
     }
     let (ctrl, shift) = (held.ctrl(), held.shift());
     Some(match key.key_code {
-        KeyCode::ArrowUp if !ctrl => Previous,
-        KeyCode::ArrowDown if !ctrl => Next,
-        KeyCode::PageUp => PageUp,
-        KeyCode::PageDown => PageDown,
-        KeyCode::Home => First,
-        KeyCode::End => Last,
-        KeyCode::F10 if shift && !ctrl => Menu,
-        KeyCode::ContextMenu => Menu,
-        KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space if !ctrl => Press,
-        KeyCode::Insert if ctrl && !shift => Copy,
+        KeyCode::ArrowUp if !ctrl => go(Walk::Previous),
+        KeyCode::ArrowDown if !ctrl => go(Walk::Next),
+        KeyCode::PageUp => go(Walk::PageUp),
+        KeyCode::PageDown => go(Walk::PageDown),
+        KeyCode::Home => go(Walk::First),
+        KeyCode::End => go(Walk::Last),
+        KeyCode::F10 if shift && !ctrl => Act(MessageAction::OpenMenu),
+        KeyCode::ContextMenu => Act(MessageAction::OpenMenu),
+        KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space if !ctrl => {
+            Act(MessageAction::Press)
+        }
+        KeyCode::Insert if ctrl && !shift => Act(MessageAction::Copy),
         _ if ctrl && !shift => match letter_shortcut(key, false) {
-            Some(Action::Copy) => Copy,
+            Some(Action::Copy) => Act(MessageAction::Copy),
             _ => return None,
         },
         _ => return None,
@@ -107,9 +115,9 @@ pub fn walk(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
 /// The key press that scrolls the conversation while focus is in the field: PageUp, PageDown,
 /// Ctrl+Home and Ctrl+End (Home and End alone move the field's caret).
 pub fn scroll(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
-    match walk(key, held)? {
-        page @ (Walk::PageUp | Walk::PageDown) => Some(page),
-        end @ (Walk::First | Walk::Last) if held.ctrl() => Some(end),
+    match in_conversation(key, held)? {
+        ConversationInput::Walk(page @ (Walk::PageUp | Walk::PageDown)) => Some(page),
+        ConversationInput::Walk(end @ (Walk::First | Walk::Last)) if held.ctrl() => Some(end),
         _ => None,
     }
 }

@@ -85,6 +85,15 @@ impl Field {
     pub(super) fn line_mut(&mut self) -> &mut LineEditor {
         &mut self.line
     }
+
+    /// Spec step 1, what Enter does: the line leaves as the widget's submit message, as typed
+    /// (blank or not: the chat decides what a blank line is), and the field is empty at once.
+    /// `entity` is the field's.
+    pub fn submit(&mut self, entity: Entity) -> TextInputSubmitMessage {
+        let value = self.line.take();
+        self.history.note(&value);
+        TextInputSubmitMessage { entity, value }
+    }
 }
 
 /// The lines submitted since the app started, walked with Up and Down as in a shell.
@@ -236,8 +245,8 @@ pub(super) fn edit_field(
                 if !focused {
                     // A character typed in the conversation goes back to the field, and types.
                     if !keys::types(&key, backlog.held) {
-                        if let Some(walk) = keys::walk(&key, backlog.held) {
-                            out.conversation.write(ConversationInput::Walk(walk));
+                        if let Some(input) = keys::in_conversation(&key, backlog.held) {
+                            out.conversation.write(input);
                         }
                         continue;
                     }
@@ -376,6 +385,10 @@ fn apply(
     laid_out: Option<(&LineText, &Layout<TextBrush>)>,
     out: &mut Outcomes,
 ) {
+    if action == Action::Submit {
+        out.submits.write(field.submit(entity));
+        return;
+    }
     let Field { line, history } = field;
     match action {
         // Left and Right move the caret on screen, the way they point, through text in either
@@ -419,18 +432,14 @@ fn apply(
         }
         Action::Earlier => history.earlier(line),
         Action::Later => history.later(line),
-        Action::Submit => {
-            let value = line.take();
-            history.note(&value);
-            out.submits.write(TextInputSubmitMessage { entity, value });
-        }
         Action::Type(text) => {
             if !line.type_text(&text) {
                 out.full.write(FieldFull);
             }
         }
-        // Started by the caller: it waits for the clipboard.
-        Action::Paste => {}
+        // Submit is sent above; a paste is started by the caller, since it waits for the
+        // clipboard.
+        Action::Submit | Action::Paste => {}
     }
 }
 

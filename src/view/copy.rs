@@ -11,19 +11,21 @@
 use accesskit::{Action, Role as AccessRole};
 use bevy::{
     a11y::AccessibilityNode,
+    ecs::system::SystemParam,
     input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
-    input_focus::InputFocus,
     prelude::*,
     ui::FocusPolicy,
 };
 
+use bevy_simple_text_input::TextInputSystem;
+
 use crate::{
     AppSystems,
     a11y::{accessible, announcement},
-    chat::{Message, MessageLog, Role},
+    chat::{ChatMessage, MessageLog, Role},
     input::{self, CopyNewestReply, clipboard::WriteClipboard},
     theme::{self, Paint},
-    view::{MessageRow, focus::MessageFocus},
+    view::MessageRow,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -42,9 +44,11 @@ pub(super) fn plugin(app: &mut App) {
                 copy_bodies,
             )
                 .chain()
-                .after(AppSystems::ReadInput),
-        )
-        .add_systems(PostUpdate, show_the_button_for_the_focused_message);
+                // After the keys that ask for copies, before the widget draws the field (both
+                // touch text and nodes).
+                .after(AppSystems::ReadInput)
+                .before(TextInputSystem),
+        );
 }
 
 /// Copy this message's body to the clipboard, and say so.
@@ -141,22 +145,63 @@ pub(super) fn copied_notice() -> impl Bundle {
     )
 }
 
-/// Puts the copy button beside the bubble of the row the pointer moved onto, saying `복사`
-/// again, and hides it when the pointer leaves that row.
-fn show_the_button_on_hover(
-    rows: Query<(&Interaction, &Node, &Children), (With<MessageRow>, Changed<Interaction>)>,
-    mut buttons: Query<
+/// The one copy button: what the pointer (here) and the keyboard (`view/focus.rs`) show beside a
+/// bubble, and hide.
+#[derive(SystemParam)]
+pub(super) struct CopyButtonSpot<'w, 's> {
+    buttons: Query<
+        'w,
+        's,
         (
             Entity,
-            &mut Node,
-            &mut Visibility,
-            &mut AccessibilityNode,
-            &mut Text,
-            &ChildOf,
+            &'static mut Node,
+            &'static mut Visibility,
+            &'static mut AccessibilityNode,
+            &'static mut Text,
+            &'static ChildOf,
         ),
         (With<CopyButton>, Without<MessageRow>),
     >,
-    mut commands: Commands,
+    commands: Commands<'w, 's>,
+}
+
+impl CopyButtonSpot<'_, '_> {
+    /// Shows the button beside `bubble`, in a row justified `justify`: moved there saying `복사`,
+    /// or made there the first time.
+    pub(super) fn show_beside(&mut self, bubble: Entity, justify: JustifyContent) {
+        match self.buttons.single_mut() {
+            Ok((button, mut node, mut visibility, mut a11y, mut label, ChildOf(from))) => {
+                *node = beside(justify);
+                show(&mut visibility, &mut a11y, true);
+                if *from != bubble {
+                    label.0 = COPY.into();
+                    move_button(&mut self.commands, button, Some(*from), bubble);
+                }
+            }
+            Err(_) => {
+                let button = self.commands.spawn((copy_button(), beside(justify))).id();
+                move_button(&mut self.commands, button, None, bubble);
+            }
+        }
+    }
+
+    /// Hides the button if it is beside `bubble`, ready to say `복사` when it shows again.
+    pub(super) fn hide_from(&mut self, bubble: Entity) {
+        if let Ok((_, _, mut visibility, mut a11y, mut label, ChildOf(at))) =
+            self.buttons.single_mut()
+            && *at == bubble
+        {
+            show(&mut visibility, &mut a11y, false);
+            label.0 = COPY.into();
+        }
+    }
+}
+
+/// Puts the copy button beside the bubble of the row the pointer moved onto, and hides it when
+/// the pointer leaves that row.
+fn show_the_button_on_hover(
+    rows: Query<(&Interaction, &Node, &Children), (With<MessageRow>, Changed<Interaction>)>,
+    mut button: CopyButtonSpot,
 ) {
     // The row the pointer moved onto, if any; else whether it left the row with the button.
     let mut onto = None;
@@ -171,31 +216,13 @@ fn show_the_button_on_hover(
             onto = Some((bubble, row.justify_content));
         }
     }
-    let button = buttons.single_mut();
-    match (onto, button) {
-        (
-            Some((bubble, justify)),
-            Ok((button, mut node, mut visibility, mut reader, mut label, parent)),
-        ) => {
-            *node = beside(justify);
-            show(&mut visibility, &mut reader, true);
-            if parent.parent() != bubble {
-                label.0 = COPY.into();
-                move_button(&mut commands, button, Some(parent.parent()), bubble);
+    match onto {
+        Some((bubble, justify)) => button.show_beside(bubble, justify),
+        None => {
+            for bubble in left {
+                button.hide_from(bubble);
             }
         }
-        // The first hover, or the row that held the button was let go with it.
-        (Some((bubble, justify)), Err(_)) => {
-            let button = commands.spawn((copy_button(), beside(justify))).id();
-            move_button(&mut commands, button, None, bubble);
-        }
-        (None, Ok((_, _, mut visibility, mut reader, mut label, parent))) => {
-            if left.contains(&parent.parent()) {
-                show(&mut visibility, &mut reader, false);
-                label.0 = COPY.into();
-            }
-        }
-        (None, Err(_)) => {}
     }
 }
 
@@ -244,13 +271,13 @@ fn copy_the_newest_reply(
 /// a status line, polite, made anew for each copy, since a live region is read when it appears.
 fn copy_bodies(
     mut asks: MessageReader<CopyBody>,
-    messages: Query<&Message>,
+    messages: Query<&ChatMessage>,
     mut clipboard: MessageWriter<WriteClipboard>,
     notice: Single<(&mut Node, &ChildOf), With<CopiedNotice>>,
     said: Query<Entity, With<CopiedAnnouncement>>,
     mut commands: Commands,
 ) {
-    let bodies: Vec<&Message> = asks
+    let bodies: Vec<&ChatMessage> = asks
         .read()
         .filter_map(|CopyBody(message)| messages.get(*message).ok())
         .collect();
@@ -275,76 +302,14 @@ fn copy_bodies(
 #[reflect(Component)]
 pub struct CopiedAnnouncement;
 
-/// Shows the focused message's `복사` button while the keyboard asked for it (Shift+F10), and
-/// hides it once focus moves on, unless the pointer is on that row.
-fn show_the_button_for_the_focused_message(
-    focus: Res<MessageFocus>,
-    input_focus: Res<InputFocus>,
-    rows: Query<(&Node, &Children, &Interaction), With<MessageRow>>,
-    mut buttons: Query<
-        (
-            Entity,
-            &mut Node,
-            &mut Visibility,
-            &mut AccessibilityNode,
-            &mut Text,
-            &ChildOf,
-        ),
-        (With<CopyButton>, Without<MessageRow>),
-    >,
-    mut shown_on: Local<Option<Entity>>,
-    mut commands: Commands,
-) {
-    let wanted = input_focus
-        .get()
-        .filter(|_| focus.menu_open())
-        .and_then(|row| rows.get(row).ok());
-    match (wanted, buttons.single_mut()) {
-        (Some((row, children, _)), button) => {
-            let Some(&bubble) = children.first() else {
-                return;
-            };
-            if *shown_on == Some(bubble) {
-                return;
-            }
-            *shown_on = Some(bubble);
-            match button {
-                Ok((button, mut node, mut visibility, mut reader, mut label, ChildOf(parent))) => {
-                    *node = beside(row.justify_content);
-                    show(&mut visibility, &mut reader, true);
-                    label.0 = COPY.into();
-                    move_button(&mut commands, button, Some(*parent), bubble);
-                }
-                Err(_) => {
-                    let button = commands
-                        .spawn((copy_button(), beside(row.justify_content)))
-                        .id();
-                    move_button(&mut commands, button, None, bubble);
-                }
-            }
-        }
-        (None, Ok((_, _, mut visibility, mut reader, _, ChildOf(bubble)))) => {
-            if shown_on.take() == Some(*bubble) {
-                let hovered = rows.iter().any(|(_, children, interaction)| {
-                    children.first() == Some(bubble) && *interaction != Interaction::None
-                });
-                if !hovered {
-                    show(&mut visibility, &mut reader, false);
-                }
-            }
-        }
-        (None, Err(_)) => *shown_on = None,
-    }
-}
-
 /// Shows or hides the button, on screen and to screen readers.
-fn show(visibility: &mut Visibility, reader: &mut AccessibilityNode, shown: bool) {
+fn show(visibility: &mut Visibility, a11y: &mut AccessibilityNode, shown: bool) {
     if shown {
         *visibility = Visibility::Inherited;
-        reader.clear_hidden();
+        a11y.clear_hidden();
     } else {
         *visibility = Visibility::Hidden;
-        reader.set_hidden();
+        a11y.set_hidden();
     }
 }
 

@@ -28,17 +28,18 @@ use bevy::{
     a11y::{AccessibilitySystems, ActionRequest},
     input_focus::{FocusCause, InputFocus},
     prelude::*,
+    ui::UiSystems,
 };
 
 use crate::{
     AppSystems,
     chat::MessageLog,
-    input::{ChatInput, ConversationInput, FieldSystems, Walk},
+    input::{ChatInput, ConversationInput, FieldSystems, MessageAction, Walk},
     scroll::{Item, ScrollInput, VirtualList},
     theme::Theme,
     view::{
         Bubble, Conversation, MessageRow,
-        copy::{CopyBody, CopyButton},
+        copy::{CopyBody, CopyButton, CopyButtonSpot},
     },
 };
 
@@ -54,9 +55,14 @@ pub(super) fn plugin(app: &mut App) {
         )
         // Its commands (the ring) can wait for the end of the schedule; `InputFocus`, which
         // the accessibility update reads, it sets in place.
+        // The button for the keyboard follows the focus `show_focus` has just set.
         .add_systems(
             PostUpdate,
-            show_focus.before_ignore_deferred(AccessibilitySystems::Update),
+            (show_focus, show_the_button_for_the_focused_message)
+                .chain()
+                // The ring and the button are laid out in the frame they move.
+                .before(UiSystems::Content)
+                .before_ignore_deferred(AccessibilitySystems::Update),
         );
 }
 
@@ -121,6 +127,13 @@ fn walk_the_conversation(
     let (list_entity, mut list) = conversation.into_inner();
     let len = list.len();
     let mut moved = false;
+    // The field passes on only keys pressed while focus was out of it; a letter after them in
+    // the same frame may have taken focus back to the field already.
+    let still_focused = |focus: &MessageFocus, input_focus: &InputFocus| {
+        let here =
+            in_conversation(input_focus, list_entity, &rows) || input_focus.get() == Some(*field);
+        focus.place.filter(|&at| at < len && here)
+    };
     for key in keys.read() {
         match *key {
             ConversationInput::Focus => {
@@ -144,41 +157,34 @@ fn walk_the_conversation(
                 }
             }
             ConversationInput::Walk(walk) => {
-                let Some(at) = focus.place.filter(|&at| at < len) else {
+                let Some(at) = still_focused(&focus, &input_focus) else {
                     continue;
                 };
-                // The field passes on only keys pressed while focus was out of it; a letter
-                // after them in the same frame may have taken focus back to the field already.
-                if !in_conversation(&input_focus, list_entity, &rows)
-                    && input_focus.get() != Some(*field)
-                {
-                    continue;
-                }
-                let to = match walk {
+                focus.place = Some(match walk {
                     Walk::Previous => at.saturating_sub(1),
                     Walk::Next => (at + 1).min(len - 1),
                     Walk::First => 0,
                     Walk::Last => len - 1,
                     Walk::PageUp => page(&list, at, false),
                     Walk::PageDown => page(&list, at, true),
-                    Walk::Copy => {
-                        copies.write(CopyBody(log.entities()[at]));
-                        continue;
-                    }
-                    Walk::Menu => {
-                        focus.menu = true;
-                        continue;
-                    }
-                    Walk::Press => {
-                        if focus.menu {
-                            copies.write(CopyBody(log.entities()[at]));
-                        }
-                        continue;
-                    }
-                };
-                focus.place = Some(to);
+                });
                 focus.menu = false;
                 moved = true;
+            }
+            ConversationInput::Act(action) => {
+                let Some(at) = still_focused(&focus, &input_focus) else {
+                    continue;
+                };
+                match action {
+                    MessageAction::Copy => {
+                        copies.write(CopyBody(log.entities()[at]));
+                    }
+                    MessageAction::OpenMenu => focus.menu = true,
+                    MessageAction::Press if focus.menu => {
+                        copies.write(CopyBody(log.entities()[at]));
+                    }
+                    MessageAction::Press => {}
+                }
             }
         }
     }
@@ -290,5 +296,40 @@ fn show_focus(
         commands
             .entity(bubble)
             .insert(Outline::new(px(RING_WIDTH), px(RING_OFFSET), colour));
+    }
+}
+
+/// Shows the focused message's `복사` button while the keyboard asked for it (Shift+F10), and
+/// hides it once focus moves on, unless the pointer is on that row.
+fn show_the_button_for_the_focused_message(
+    focus: Res<MessageFocus>,
+    input_focus: Res<InputFocus>,
+    rows: Query<(&Node, &Children, &Interaction), With<MessageRow>>,
+    mut button: CopyButtonSpot,
+    mut shown_on: Local<Option<Entity>>,
+) {
+    let wanted = input_focus
+        .get()
+        .filter(|_| focus.menu)
+        .and_then(|row| rows.get(row).ok())
+        .and_then(|(row, children, _)| Some((*children.first()?, row.justify_content)));
+    match wanted {
+        Some((bubble, justify)) => {
+            if *shown_on != Some(bubble) {
+                *shown_on = Some(bubble);
+                button.show_beside(bubble, justify);
+            }
+        }
+        None => {
+            let Some(bubble) = shown_on.take() else {
+                return;
+            };
+            let hovered = rows.iter().any(|(_, children, interaction)| {
+                children.first() == Some(&bubble) && *interaction != Interaction::None
+            });
+            if !hovered {
+                button.hide_from(bubble);
+            }
+        }
     }
 }

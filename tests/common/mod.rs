@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex};
 
 use agent_chat::{
     AgentChatPlugin,
-    chat::{Message, MessageLog, REPLIES, ReplyPicker, Role, RoleStyle, RowClass, SessionRecord},
+    chat::{
+        ChatMessage, MessageLog, REPLIES, ReplyPicker, Role, RoleStyle, RowClass, SessionRecord,
+    },
     input::{ChatInput, LengthLimitNotice},
     scroll::{self, Item, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
     theme,
@@ -21,7 +23,6 @@ use agent_chat::{
 };
 use bevy::{
     a11y::AccessibilityNode,
-    ecs::message::Message as BevyMessage,
     input::{
         ButtonState, InputPlugin,
         keyboard::{Key, KeyboardInput, NativeKey},
@@ -58,6 +59,17 @@ pub fn laid_out_app() -> App {
 
 /// [`laid_out_app`] with a window of the given size and scale factor.
 pub fn laid_out_app_at(resolution: WindowResolution) -> App {
+    let mut app = engine_app(resolution);
+    app.add_plugins(AgentChatPlugin);
+    app.finish();
+    app.cleanup();
+    app.update();
+    app
+}
+
+/// The engine that [`laid_out_app_at`] puts the app on, not yet built: Bevy's `DefaultPlugins`
+/// for real UI layout, with no GPU and no window backend.
+pub fn engine_app(resolution: WindowResolution) -> App {
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -80,11 +92,7 @@ pub fn laid_out_app_at(resolution: WindowResolution) -> App {
                 }),
                 ..default()
             }),
-    )
-    .add_plugins(AgentChatPlugin);
-    app.finish();
-    app.cleanup();
-    app.update();
+    );
     app
 }
 
@@ -216,7 +224,7 @@ pub fn key(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardI
 /// Delivers an input event as Bevy's window backend does, without running a frame: as a
 /// message of its own type and again as a [`WindowEvent`], the stream that keeps the order
 /// between keys and IME messages.
-pub fn deliver<E: BevyMessage + Clone + Into<WindowEvent>>(app: &mut App, event: E) {
+pub fn deliver<E: Message + Clone + Into<WindowEvent>>(app: &mut App, event: E) {
     app.world_mut().write_message(event.clone());
     app.world_mut().write_message(event.into());
 }
@@ -291,7 +299,7 @@ pub fn logged(app: &App) -> Vec<(Role, String)> {
             let role = *world
                 .get::<Role>(entity)
                 .expect("a logged entity has a Role");
-            let body = world.get::<Message>(entity).expect("and a Message");
+            let body = world.get::<ChatMessage>(entity).expect("and a ChatMessage");
             (role, body.body().to_owned())
         })
         .collect()
@@ -388,7 +396,7 @@ pub fn assert_rows_show_their_messages(app: &mut App, when: &str) {
             "{when}: row {place} points at message {place}"
         );
         let role = *world.get::<Role>(message).unwrap();
-        let body = world.get::<Message>(message).unwrap().body();
+        let body = world.get::<ChatMessage>(message).unwrap().body();
         let expected = RoleStyle::of(role).text(&view::shown_body(body));
         assert_eq!(
             world.get::<Text>(text_of_row(world, row)).unwrap().0,
