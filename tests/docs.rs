@@ -1,5 +1,7 @@
-//! Every Rust name that README.md and docs/ quote is still a name in the code: a doc that names a
-//! system, a type or a test makes a promise, checked here the way a book's links are.
+//! Every Rust name and file that the text around the code quotes is still in the code: the
+//! README, docs/, the comments of Cargo.toml and the comments of every Rust file. A text that
+//! names a system, a type, a test or a file makes a promise, checked here the way a book's links
+//! are.
 //!
 //! A quoted name is an inline code span that reads as a Rust path and looks like code (it has a
 //! `::`, an underscore or a capital: `view::mount_rows`, `RoleStyle::of`, `TextMetrics`, a test's
@@ -59,12 +61,13 @@ fn every_rust_name_the_docs_quote_exists() {
         "the engine crates' sources are where cargo put them (build the app first)"
     );
 
-    let mut docs = vec![root.join("README.md")];
+    let mut docs = vec![root.join("README.md"), root.join("Cargo.toml")];
     docs.extend(markdown_files(&root.join("docs")));
+    docs.extend(ours.iter().cloned());
     let mut missing = Vec::new();
     let mut checked = 0;
     for doc in &docs {
-        let text = fs::read_to_string(doc).unwrap();
+        let text = prose(doc);
         for name in quoted_names(&text) {
             checked += 1;
             let parts: Vec<&str> = name.split("::").collect();
@@ -73,7 +76,11 @@ fn every_rust_name_the_docs_quote_exists() {
                 || (parts.len() > 1
                     && defined.contains(parts[parts.len() - 2])
                     && mentioned.contains(last));
-            let elsewhere = contains_word(&manifest, last)
+            // An environment variable the code reads (`AGENT_CHAT_THEME`), named in a string.
+            let variable = last.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                && mentioned.contains(last);
+            let elsewhere = variable
+                || contains_word(&manifest, last)
                 || engine.iter().any(|source| contains_word(source, last));
             if !ours && !elsewhere && !NOT_RUST.contains(&name.as_str()) {
                 missing.push(format!(
@@ -94,33 +101,37 @@ fn every_rust_name_the_docs_quote_exists() {
 #[test]
 fn every_file_the_docs_and_comments_quote_exists() {
     let root = Path::new(ROOT);
-    let mut texts = vec![root.join("README.md")];
+    let mut texts = vec![root.join("README.md"), root.join("Cargo.toml")];
     texts.extend(markdown_files(&root.join("docs")));
     texts.extend(rust_files(&[
         root.join("src"),
         root.join("tests"),
         root.join("benches"),
     ]));
+    let repository = repository_files(root);
     let mut missing = Vec::new();
     let mut checked = 0;
     for file in &texts {
-        let text = fs::read_to_string(file).unwrap();
-        let is_rust = file.extension().is_some_and(|e| e == "rs");
+        let text = prose(file);
+        let is_markdown = file.extension().is_some_and(|e| e == "md");
+        let is_manifest = file.ends_with("Cargo.toml");
         for line in text.lines() {
-            // In Rust, only what comments say: code quotes paths for other reasons.
-            if is_rust && !line.trim_start().starts_with("//") {
-                continue;
-            }
-            for path in quoted_paths(line) {
+            // The manifest's comments name files without backticks.
+            let paths = if is_manifest {
+                bare_paths(line)
+            } else {
+                quoted_paths(line)
+            };
+            for path in paths {
                 checked += 1;
-                if !root.join(path).exists() {
+                if !names_a_file(root, &repository, path) {
                     missing.push(format!(
                         "{}: `{path}`",
                         file.strip_prefix(root).unwrap().display()
                     ));
                 }
             }
-            if is_rust {
+            if !is_markdown {
                 continue;
             }
             // A Markdown link to a file of the repository, relative to the linking file.
@@ -143,16 +154,71 @@ fn every_file_the_docs_and_comments_quote_exists() {
     );
 }
 
-/// The inline code spans of `line` that name a file or folder of this repository by its path
-/// from the root: `src/view/focus.rs`, `tests/common/mod.rs`, `benches/`.
+/// The folders at the repository's root that docs and comments name files under.
+const TOP: &[&str] = &["src/", "tests/", "benches/", "docs/", "assets/", ".ci/"];
+
+/// The text of `file` that talks about the code: all of a Markdown file, the comments of the
+/// manifest and of a Rust file (Rust code quotes paths and names for other reasons).
+fn prose(file: &Path) -> String {
+    let text = fs::read_to_string(file).unwrap();
+    let comment = match file.extension().and_then(|e| e.to_str()) {
+        Some("rs") => "//",
+        Some("toml") => "#",
+        _ => return text,
+    };
+    text.lines()
+        .filter_map(|line| line.trim_start().strip_prefix(comment))
+        // Doc comments: `///` and `//!`.
+        .map(|line| line.trim_start_matches(['/', '!']))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The inline code spans of `line` that name a file or folder of this repository: by its path
+/// from the root (`src/view/focus.rs`, `tests/common/mod.rs`, `benches/`), or a Rust file by
+/// any tail of its path (`view/focus.rs`, `main.rs`).
 fn quoted_paths(line: &str) -> Vec<&str> {
-    const TOP: &[&str] = &["src/", "tests/", "benches/", "docs/", "assets/", ".ci/"];
     code_spans(line)
         // A command's file argument counts too: `bash benches/idle-cpu.sh`.
         .flat_map(str::split_whitespace)
-        .filter(|word| TOP.iter().any(|top| word.starts_with(top)))
-        .map(|word| word.trim_end_matches([',', ';', ':', ')']))
-        .filter(|path| !path.contains(['*', '<', '{', '$']))
+        .filter_map(as_path)
+        .collect()
+}
+
+/// The words of `line` that read as a path of the repository, as [`quoted_paths`] takes them.
+fn bare_paths(line: &str) -> Vec<&str> {
+    line.split_whitespace()
+        .map(|word| word.trim_start_matches(['(', '`']))
+        .filter_map(as_path)
+        .collect()
+}
+
+/// `word` as a path of the repository, if it reads as one.
+fn as_path(word: &str) -> Option<&str> {
+    let path = word.trim_end_matches([',', ';', ':', ')', '.', '`']);
+    let is_path =
+        TOP.iter().any(|top| path.starts_with(top)) || (path.ends_with(".rs") && path.len() > 3);
+    (is_path && !path.contains(['*', '<', '{', '$', ':'])).then_some(path)
+}
+
+/// Whether `path` names a file or folder of the repository: from the root, or, for a Rust
+/// file, as the tail of one's path.
+fn names_a_file(root: &Path, repository: &[String], path: &str) -> bool {
+    root.join(path).exists()
+        || (!TOP.iter().any(|top| path.starts_with(top))
+            && repository
+                .iter()
+                .any(|file| file.ends_with(&format!("/{path}"))))
+}
+
+/// Every file of the repository's source folders, by its path from the root.
+fn repository_files(root: &Path) -> Vec<String> {
+    let folders: Vec<PathBuf> = TOP.iter().map(|top| root.join(top)).collect();
+    let mut files = files_with(&folders, "rs");
+    files.extend(files_with(&folders, "sh"));
+    files
+        .iter()
+        .map(|file| file.strip_prefix(root).unwrap().display().to_string())
         .collect()
 }
 

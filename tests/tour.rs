@@ -1,0 +1,628 @@
+//! What a learner who reads the crate's tour relies on, checked as code: no name of ours hides
+//! one of Bevy's prelude, the core's functions read in a screen, no two modules import each
+//! other, and the app's systems that touch the same data run in a fixed order.
+
+use std::{
+    any::TypeId,
+    collections::{BTreeMap, BTreeSet, HashSet},
+    fs,
+    path::{Path, PathBuf},
+};
+
+mod common;
+#[path = "common/sources.rs"]
+mod sources;
+
+use bevy::{prelude::*, window::WindowResolution};
+use sources::ROOT;
+
+/// The names `use bevy::prelude::*` brings in, as the app builds Bevy, read from the sources of
+/// the locked crates: every `pub use` of a `prelude` module, globs opened one level down.
+fn bevy_prelude() -> BTreeSet<String> {
+    let crates: BTreeMap<String, PathBuf> =
+        sources::locked_crate_sources(|name| name == "bevy" || name.starts_with("bevy_"))
+            .into_iter()
+            .collect();
+    let mut names = BTreeSet::new();
+    for (name, src) in &crates {
+        for prelude in prelude_blocks(src) {
+            for path in use_paths(&prelude) {
+                let last = path.last().map(String::as_str).unwrap_or_default();
+                if last != "*" {
+                    names.insert(last.to_owned());
+                    continue;
+                }
+                // Another crate's prelude: read as that crate's own, above or below.
+                if path
+                    .iter()
+                    .rev()
+                    .nth(1)
+                    .is_some_and(|module| module == "prelude")
+                {
+                    continue;
+                }
+                // A glob: the public items at the top of the module it opens.
+                let Some(module) = module_file(&crates, name, src, &path[..path.len() - 1]) else {
+                    continue;
+                };
+                let text = fs::read_to_string(module).unwrap_or_default();
+                names.extend(top_level_items(&text));
+                for inner in use_paths(&pub_uses(&text)) {
+                    if let Some(last) = inner.last().filter(|last| *last != "*") {
+                        names.insert(last.clone());
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The text of each `prelude` module in a crate: an inline `pub mod prelude { … }` or a file
+/// of its own (prelude.rs).
+fn prelude_blocks(src: &Path) -> Vec<String> {
+    let mut blocks = Vec::new();
+    for file in rust_files(src) {
+        let text = fs::read_to_string(&file).unwrap_or_default();
+        if file.file_name().is_some_and(|name| name == "prelude.rs") {
+            blocks.push(pub_uses(&text));
+        }
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("pub mod prelude {") {
+            let body = &rest[at + "pub mod prelude {".len()..];
+            let end = closing_brace(body);
+            blocks.push(pub_uses(&body[..end]));
+            rest = &body[end..];
+        }
+    }
+    blocks
+}
+
+/// The `pub use …;` statements of `text`, joined.
+fn pub_uses(text: &str) -> String {
+    let mut uses = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("pub use ") {
+        let statement = &rest[at + "pub use ".len()..];
+        let end = statement.find(';').unwrap_or(statement.len());
+        uses.push_str(&statement[..end]);
+        uses.push(';');
+        rest = &statement[end..];
+    }
+    uses
+}
+
+/// Where the `}` closing the block that `text` opens is.
+fn closing_brace(text: &str) -> usize {
+    let mut depth = 1;
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return at;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// The paths a sequence of use trees (`a::{b, c::*}; d as e;`) names, each as its segments; a
+/// rename ends in its old name, `as` and its new name.
+fn use_paths(uses: &str) -> Vec<Vec<String>> {
+    let cleaned: String = uses
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut paths = Vec::new();
+    for statement in cleaned.split(';') {
+        expand(statement.trim(), &mut Vec::new(), &mut paths);
+    }
+    paths
+}
+
+/// Expands one use tree under `prefix` into `paths`.
+fn expand(tree: &str, prefix: &mut Vec<String>, paths: &mut Vec<Vec<String>>) {
+    let tree = tree.trim().trim_start_matches("::");
+    if tree.is_empty() {
+        return;
+    }
+    if let Some(inner) = tree.strip_prefix('{') {
+        let inner = &inner[..closing_brace(inner)];
+        for part in split_top_level(inner) {
+            expand(part, &mut prefix.clone(), paths);
+        }
+        return;
+    }
+    match tree.split_once("::") {
+        Some((head, rest)) if !head.contains(['{', ' ']) => {
+            prefix.push(head.trim().to_owned());
+            expand(rest, prefix, paths);
+        }
+        _ => {
+            let mut path = prefix.clone();
+            match tree.split_once(" as ") {
+                // A rename keeps both names: `[…, name, "as", alias]`.
+                Some((name, alias)) => {
+                    path.extend([name.trim(), "as", alias.trim()].map(str::to_owned))
+                }
+                None => path.push(tree.to_owned()),
+            }
+            paths.push(path);
+        }
+    }
+}
+
+/// The comma-separated parts of a brace list, not splitting inside nested braces.
+fn split_top_level(list: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0, 0);
+    for (at, c) in list.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&list[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&list[start..]);
+    parts
+}
+
+/// The file of the module a glob opens: `crate::a::b` in crate `name`, or a module of another
+/// Bevy crate (`bevy_ecs::x`, or `crate::ecs::x` in `bevy_internal`, which names its crates so).
+fn module_file(
+    crates: &BTreeMap<String, PathBuf>,
+    name: &str,
+    src: &Path,
+    path: &[String],
+) -> Option<PathBuf> {
+    let (root, inner) = match path.first()?.as_str() {
+        "crate" | "self" | "super" => {
+            let inner = &path[1..];
+            match inner.first() {
+                Some(first)
+                    if name == "bevy_internal" && crates.contains_key(&format!("bevy_{first}")) =>
+                {
+                    (crates[&format!("bevy_{first}")].clone(), &inner[1..])
+                }
+                _ => (src.to_owned(), inner),
+            }
+        }
+        other => (crates.get(other)?.clone(), &path[1..]),
+    };
+    if inner.is_empty() || inner == ["prelude"] {
+        return Some(root.join("lib.rs"));
+    }
+    let relative: PathBuf = inner.iter().collect();
+    [
+        root.join(&relative).with_extension("rs"),
+        root.join(&relative).join("mod.rs"),
+    ]
+    .into_iter()
+    .find(|file| file.is_file())
+}
+
+/// The public items defined at the top of a module's text (not inside an `impl` or a nested
+/// module).
+fn top_level_items(text: &str) -> Vec<String> {
+    const KINDS: &[&str] = &["struct", "enum", "trait", "type", "fn", "const", "static"];
+    text.lines()
+        .filter_map(|line| line.strip_prefix("pub "))
+        .filter_map(|rest| {
+            let mut words = rest.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+            let kind = words.next()?;
+            let kind = if kind == "const" || kind == "unsafe" {
+                // `pub const fn` and `pub unsafe fn` are functions.
+                match rest.split_whitespace().nth(1) {
+                    Some("fn") => "fn",
+                    _ => kind,
+                }
+            } else {
+                kind
+            };
+            let name = rest
+                .split_whitespace()
+                .skip_while(|word| *word != kind)
+                .nth(1)?;
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (KINDS.contains(&kind) && !name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+/// The names this crate's sources and tests give their own items and imports: types, traits,
+/// aliases, constants and statics anywhere, functions outside `impl` blocks, and `use … as`.
+fn our_names() -> Vec<(String, String)> {
+    let root = Path::new(ROOT);
+    let mut names = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        for file in rust_files(&root.join(dir)) {
+            let text = fs::read_to_string(&file).unwrap();
+            let shown = file.strip_prefix(root).unwrap().display().to_string();
+            for line in text.lines() {
+                let code = line.trim_start();
+                if code.starts_with("//") {
+                    continue;
+                }
+                let code = code
+                    .trim_start_matches("pub(crate) ")
+                    .trim_start_matches("pub(super) ")
+                    .trim_start_matches("pub ");
+                let top = !line.starts_with(' ') || !code.starts_with("fn ");
+                for kind in [
+                    "struct ", "enum ", "trait ", "type ", "const ", "static ", "fn ",
+                ] {
+                    if let Some(rest) = code.strip_prefix(kind)
+                        && top
+                    {
+                        let name: String = rest
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        if !name.is_empty() && name != "_" {
+                            names.push((name, shown.clone()));
+                        }
+                    }
+                }
+            }
+            // An import is the same item as Bevy's when it comes from Bevy or the standard
+            // library (which Bevy's prelude passes on); from anywhere else, or renamed, it is
+            // another item under that name.
+            for path in use_paths(&uses(&text)) {
+                let last = path.last().unwrap();
+                let first = path[0].as_str();
+                let same_item = first.starts_with("bevy")
+                    || [
+                        "std",
+                        "core",
+                        "alloc",
+                        "crate",
+                        "self",
+                        "super",
+                        "agent_chat",
+                    ]
+                    .contains(&first);
+                let renamed = path.iter().any(|part| part == "as");
+                if path.len() > 1
+                    && (renamed || !same_item)
+                    && !["*", "self", "_"].contains(&last.as_str())
+                {
+                    names.push((last.clone(), shown.clone()));
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The `use …;` statements of a source file (public or not), joined.
+fn uses(text: &str) -> String {
+    let mut found = String::new();
+    for (at, _) in text.match_indices("use ") {
+        let before = &text[..at];
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        let lead = before[line_start..].trim();
+        if !(lead.is_empty() || lead == "pub" || lead.starts_with("pub(")) {
+            continue;
+        }
+        let statement = &text[at + "use ".len()..];
+        let end = statement.find(';').unwrap_or(statement.len());
+        found.push_str(&statement[..end]);
+        found.push(';');
+    }
+    found
+}
+
+#[test]
+fn no_name_of_ours_hides_a_name_of_bevys_prelude() {
+    let prelude = bevy_prelude();
+    // The reading must find the names a learner meets first, or it reads nothing.
+    for known in [
+        "Message",
+        "Component",
+        "Node",
+        "Text",
+        "Name",
+        "Val",
+        "px",
+        "Commands",
+    ] {
+        assert!(
+            prelude.contains(known),
+            "the prelude as read from Bevy's sources has `{known}` ({} names read)",
+            prelude.len()
+        );
+    }
+    let clashes: Vec<String> = our_names()
+        .into_iter()
+        .filter(|(name, _)| prelude.contains(name))
+        .map(|(name, file)| format!("{file}: `{name}`"))
+        .collect();
+    assert!(
+        clashes.is_empty(),
+        "names that hide one of `use bevy::prelude::*` where both are in scope:\n{}",
+        clashes.join("\n")
+    );
+}
+
+/// The core's files, where every function reads in a screen: the flow (`chat`), its style
+/// table and exit key, and the system that mounts the rows.
+const CORE: &[&str] = &[
+    "src/chat.rs",
+    "src/chat/style.rs",
+    "src/chat/exit.rs",
+    "src/view.rs",
+];
+
+/// The most lines a function of the core may take, and the most parameters.
+const MOST_LINES: usize = 60;
+const MOST_PARAMETERS: usize = 7;
+
+#[test]
+fn every_function_of_the_core_reads_in_a_screen() {
+    let mut long = Vec::new();
+    let mut seen = 0;
+    for file in CORE {
+        let text = fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
+        for (name, lines, parameters) in functions(&text) {
+            seen += 1;
+            if lines > MOST_LINES || parameters > MOST_PARAMETERS {
+                long.push(format!(
+                    "{file}: `{name}`, {lines} lines, {parameters} parameters"
+                ));
+            }
+        }
+    }
+    assert!(seen > 10, "the core's functions were found ({seen})");
+    assert!(
+        long.is_empty(),
+        "functions of the core over {MOST_LINES} lines or {MOST_PARAMETERS} parameters:\n{}",
+        long.join("\n")
+    );
+}
+
+/// Each function in `text`: its name, its lines from `fn` to the closing brace, and how many
+/// parameters it takes.
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices("fn ") {
+        let before = &text[..at];
+        if before.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        if before[line_start..].trim_start().starts_with("//") {
+            continue;
+        }
+        let rest = &text[at + 3..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Some(open) = rest.find('(') else { continue };
+        let Some(body) = rest.find('{') else { continue };
+        if rest[..open].contains([';', '{']) || body < open {
+            continue;
+        }
+        let parameters_text = &rest[open + 1..];
+        let mut depth = 1;
+        let mut parameters = 0;
+        let mut any = false;
+        for c in parameters_text.chars() {
+            match c {
+                '(' | '<' | '[' => depth += 1,
+                ')' | '>' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                ',' if depth == 1 => parameters += 1,
+                c if !c.is_whitespace() => any = true,
+                _ => {}
+            }
+        }
+        let signature_end = rest[..].find('{').unwrap();
+        let signature = &rest[..signature_end];
+        let close = signature.rfind(')').unwrap_or(0);
+        let list = &signature[open + 1..close];
+        let trailing = list.trim_end().ends_with(',');
+        let parameters = if any {
+            parameters + usize::from(!trailing)
+        } else {
+            0
+        };
+        let end = body + 1 + closing_brace(&rest[body + 1..]);
+        let lines = text[at..at + 3 + end].lines().count();
+        found.push((name, lines, parameters));
+    }
+    found
+}
+
+#[test]
+fn no_two_modules_import_from_each_other() {
+    let root = Path::new(ROOT).join("src");
+    let mut modules: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for file in rust_files(&root) {
+        let relative = file.strip_prefix(&root).unwrap().with_extension("");
+        let module = relative
+            .iter()
+            .map(|part| part.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("::");
+        let module = match module.as_str() {
+            "lib" | "main" => String::new(),
+            other => other.trim_end_matches("::mod").to_owned(),
+        };
+        modules.insert(module, file);
+    }
+    let known: HashSet<&str> = modules.keys().map(String::as_str).collect();
+    // Who imports from whom, but for a module and the modules inside it: a parent uses its
+    // children's items, and they its, as Rust's modules are built.
+    let mut imports: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for (module, file) in &modules {
+        let text = fs::read_to_string(file).unwrap();
+        for path in use_paths(&uses(&text)) {
+            let mut absolute: Vec<String> = match path.first().map(String::as_str) {
+                Some("crate") => path[1..].to_vec(),
+                Some("super") => {
+                    let mut parent: Vec<String> = module.split("::").map(str::to_owned).collect();
+                    parent.pop();
+                    parent.extend(path[1..].iter().cloned());
+                    parent.retain(|part| !part.is_empty());
+                    parent
+                }
+                Some("self") => {
+                    let mut here: Vec<String> = module.split("::").map(str::to_owned).collect();
+                    here.extend(path[1..].iter().cloned());
+                    here.retain(|part| !part.is_empty());
+                    here
+                }
+                _ => continue,
+            };
+            // The module the path ends in: its longest prefix that is a module.
+            let target = loop {
+                let candidate = absolute.join("::");
+                if known.contains(candidate.as_str()) || absolute.is_empty() {
+                    break candidate;
+                }
+                absolute.pop();
+            };
+            let related = |a: &str, b: &str| {
+                a.is_empty() || b.is_empty() || a.starts_with(&format!("{b}::")) || a == b
+            };
+            if !related(module, &target) && !related(&target, module) {
+                imports.entry(module).or_default().insert(target);
+            }
+        }
+    }
+    // A circle: a module that reaches itself through the imports, however many steps round.
+    let reaches = |from: &str| {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&str> = vec![from];
+        while let Some(module) = todo.pop() {
+            for next in imports.get(module).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    todo.push(next);
+                }
+            }
+        }
+        seen
+    };
+    let circles: Vec<String> = imports
+        .keys()
+        .filter(|module| reaches(module).contains(**module))
+        .map(|module| {
+            format!(
+                "{module} -> {}",
+                imports[module]
+                    .iter()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    assert!(
+        imports.len() > 10,
+        "the modules' imports were read ({} modules import others)",
+        imports.len()
+    );
+    assert!(
+        circles.is_empty(),
+        "modules that import from each other:\n{}",
+        circles.join("\n")
+    );
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The types of the systems in all of `app`'s schedules (a function system's type is its
+/// function's).
+fn system_types(app: &App) -> HashSet<TypeId> {
+    app.world()
+        .resource::<Schedules>()
+        .iter()
+        .filter_map(|(_, schedule)| schedule.systems().ok())
+        .flatten()
+        .map(|(_, system)| system.system_type())
+        .collect()
+}
+
+#[test]
+fn the_apps_systems_that_share_data_run_in_one_order() {
+    let resolution = WindowResolution::new(800, 600);
+    let app = common::laid_out_app_at(resolution.clone());
+    let mut engine = common::engine_app(resolution);
+    engine.finish();
+    engine.cleanup();
+    engine.update();
+    // The app's systems are those the engine alone does not have (the widget's plugin, which
+    // the app adds, among them). Told apart by type: Bevy names systems only with its `debug`
+    // feature, which would build Bevy a second time for the tests.
+    let bevys = system_types(&engine);
+    let mut ours = 0;
+    let mut unordered = Vec::new();
+    for (label, schedule) in app.world().resource::<Schedules>().iter() {
+        let Ok(systems) = schedule.systems() else {
+            continue;
+        };
+        let mine: BTreeMap<_, (usize, String)> = systems
+            .enumerate()
+            .filter(|(_, (_, system))| !bevys.contains(&system.system_type()))
+            .map(|(at, (key, system))| (key, (at, system.name().to_string())))
+            .collect();
+        ours += mine.len();
+        for (a, b, on) in schedule.graph().conflicting_systems().iter() {
+            if let (Some(a), Some(b)) = (mine.get(a), mine.get(b)) {
+                unordered.push(format!(
+                    "{label:?}: the systems run {}th ({}) and {}th ({}), on {} components",
+                    a.0,
+                    a.1,
+                    b.0,
+                    b.1,
+                    on.len()
+                ));
+            }
+        }
+    }
+    assert!(
+        ours > 40,
+        "the app's systems were told from Bevy's ({ours})"
+    );
+    assert!(
+        unordered.is_empty(),
+        "systems of the app that touch the same data with no order between them (for their \
+         names, run this test with `--features bevy/debug`, which builds Bevy again):\n{}",
+        unordered.join("\n")
+    );
+}
