@@ -6,7 +6,7 @@ mod common;
 use agent_chat::{
     chat::{MessageLog, RowClass},
     scroll::{Item, LINE, MIN_THUMB_LENGTH, OVERSCAN_STEP, Scrollbar},
-    view::Conversation,
+    view::{Bubble, Conversation, MessageRow},
 };
 use bevy::{
     ecs::{change_detection::Tick, message::Messages},
@@ -526,4 +526,50 @@ fn a_jump_moves_a_row_to_a_message_with_the_same_text_without_writing_its_text_a
         }
     }
     assert!(replies > 0, "replies among the rows in view");
+}
+
+/// The shape docs/runtime-flow.md gives a row: in the item column, or, before the anchor, in
+/// the column's overhang; a bubble as its one child; the row's text as the bubble's first child.
+#[test]
+fn every_row_hangs_in_the_item_column_or_its_overhang_with_a_bubble_and_its_text_first() {
+    let mut app = app_with(&varied(200));
+    // Scrolled back into the log, so rows hang both above and below the anchor.
+    wheel(&mut app, 30.0);
+    finish_mounting(&mut app);
+    let world = app.world_mut();
+    let column = world
+        .query_filtered::<Entity, With<agent_chat::scroll::ItemColumn>>()
+        .single(world)
+        .unwrap();
+    let overhang = world
+        .query_filtered::<Entity, With<agent_chat::scroll::Overhang>>()
+        .single(world)
+        .unwrap();
+    let mut rows = world.query_filtered::<(Entity, &ChildOf, &Children), With<MessageRow>>();
+    let (mut in_column, mut in_overhang) = (0, 0);
+    for (row, ChildOf(parent), children) in rows.iter(world) {
+        match *parent {
+            p if p == column => in_column += 1,
+            p if p == overhang => in_overhang += 1,
+            other => panic!("row {row} hangs from {other}, not the item column or its overhang"),
+        }
+        let [bubble] = children[..] else {
+            panic!("row {row} has one child, its bubble: {children:?}");
+        };
+        assert!(
+            world.get::<Bubble>(bubble).is_some(),
+            "row {row}'s child is a Bubble"
+        );
+        let text = world.get::<Children>(bubble).unwrap()[0];
+        assert!(
+            world
+                .get::<Text>(text)
+                .is_some_and(|text| text.0.contains(": ")),
+            "row {row}'s bubble's first child is the row's text"
+        );
+    }
+    assert!(
+        in_column > 0 && in_overhang > 0,
+        "rows in both: {in_column} in the column, {in_overhang} in the overhang"
+    );
 }
