@@ -19,7 +19,7 @@ use std::{
 #[path = "common/sources.rs"]
 mod sources;
 
-use sources::ROOT;
+use sources::{ROOT, files_with};
 
 /// Quoted names that are not Rust's: an X keysym, a D-Bus property, an AT-SPI method, a C function
 /// seen in a profile.
@@ -342,23 +342,4 @@ fn rust_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
 
 fn markdown_files(dir: &Path) -> Vec<PathBuf> {
     files_with(&[dir.to_owned()], "md")
-}
-
-fn files_with(dirs: &[PathBuf], extension: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack: Vec<PathBuf> = dirs.to_vec();
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == extension) {
-                found.push(path);
-            }
-        }
-    }
-    found
 }

@@ -74,3 +74,23 @@ pub fn locked_version(name: &str) -> String {
         .find_map(|(locked, version)| (locked == name).then_some(version))
         .unwrap_or_else(|| panic!("{name} is in Cargo.lock"))
 }
+
+/// The files under `dirs` whose names end in `.extension`, at any depth.
+pub fn files_with(dirs: &[PathBuf], extension: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack: Vec<PathBuf> = dirs.to_vec();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == extension) {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
