@@ -13,6 +13,12 @@ use bevy::{
 
 fn main() -> AppExit {
     workarounds::explain_startup_failures();
+    window_app().run()
+}
+
+/// The app as the window runs it: Bevy's `DefaultPlugins`, the app's plugin and the window's
+/// workarounds. `benches/weight/long_log.rs` runs this same app with a long log.
+pub(crate) fn window_app() -> App {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -29,7 +35,7 @@ fn main() -> AppExit {
     if let Some(choice) = theme_choice() {
         app.insert_resource(choice);
     }
-    app.run()
+    app
 }
 
 /// `AGENT_CHAT_THEME=light` or `dark` chooses the theme over the platform's preference (X11
