@@ -53,14 +53,14 @@ pub(super) fn plugin(app: &mut App) {
                 .before(ScrollInput)
                 .in_set(AppSystems::ReadInput),
         )
-        // Its commands (the ring) can wait for the end of the schedule; `InputFocus`, which
-        // the accessibility update reads, it sets in place.
-        // The button for the keyboard follows the focus `show_focus` has just set.
+        // The button for the keyboard follows the focus `show_focus` has just set, and both
+        // come before UI layout, so the ring and the button are drawn in the frame they move.
+        // `InputFocus`, which the accessibility update reads, is set in place: that update
+        // needs no sync point for it.
         .add_systems(
             PostUpdate,
             (show_focus, show_the_button_for_the_focused_message)
                 .chain()
-                // The ring and the button are laid out in the frame they move.
                 .before(UiSystems::Content)
                 .before_ignore_deferred(AccessibilitySystems::Update),
         );
