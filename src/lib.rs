@@ -15,7 +15,7 @@
 //! | 3 | one reply is picked from [`chat::REPLIES`], with `rand`'s uniform choice | the resource [`chat::ReplyPicker`], called by the same system | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
 //! | 4–5 | two immutable entities, a [`chat::ChatMessage`] with a [`chat::Role`] each, appended user first to [`chat::MessageLog`]; the input and the reply to [`chat::SessionRecord`] | the same system, [`chat::record_submissions`] | `one_and_several_inputs_are_normalized_answered_and_shown_in_order`, `earlier_messages_and_rows_never_change` |
 //! | 6 | each row's label, class, alignment and border side come from the role alone | the function [`chat::RoleStyle::of`], which the view calls for every row | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
-//! | 7 | the rows are mounted in log order, and the view goes to the newest | the system [`view::mount_rows`], in [`AppSystems::SpawnRows`] | `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` |
+//! | 7 | the rows are mounted in log order, and the view goes to the newest (unless the user reads with keyboard focus in the conversation) | the system [`view::mount_rows`], in [`AppSystems::SpawnRows`] | `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` |
 //! | 8 | Escape asks the app to exit, whatever else happens in the frame | the system [`chat::exit::exit_on_escape`], in [`AppSystems::ReadInput`] | `escape_requests_app_exit_and_creates_no_state` |
 //!
 //! That is the core: the [`chat`] module with [`chat::style`] and [`chat::exit`], and
