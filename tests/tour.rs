@@ -13,6 +13,7 @@ mod common;
 #[path = "common/sources.rs"]
 mod sources;
 
+use agent_chat::{AgentChatPlugin, workarounds};
 use bevy::{prelude::*, window::WindowResolution};
 use sources::{ROOT, files_with};
 
@@ -572,11 +573,15 @@ fn system_types(app: &App) -> HashSet<TypeId> {
 #[test]
 fn the_apps_systems_that_share_data_run_in_one_order() {
     let resolution = WindowResolution::new(800, 600);
-    let app = common::laid_out_app_at(resolution.clone());
+    // The app as `main` builds it: with the window's workarounds too.
+    let mut app = common::engine_app(resolution.clone());
+    app.add_plugins((AgentChatPlugin, workarounds::plugin));
     let mut engine = common::engine_app(resolution);
-    engine.finish();
-    engine.cleanup();
-    engine.update();
+    for app in [&mut app, &mut engine] {
+        app.finish();
+        app.cleanup();
+        app.update();
+    }
     // The app's systems are those the engine alone does not have (the widget's plugin, which
     // the app adds, among them). Told apart by type: Bevy names systems only with its `debug`
     // feature, which would build Bevy a second time for the tests.
