@@ -48,7 +48,7 @@ fn bevy_prelude() -> BTreeSet<String> {
                 };
                 let text = fs::read_to_string(module).unwrap_or_default();
                 names.extend(top_level_items(&text));
-                for inner in use_paths(&pub_uses(&text)) {
+                for inner in use_paths(&use_statements(&text, true)) {
                     if let Some(last) = inner.last().filter(|last| *last != "*") {
                         names.insert(last.clone());
                     }
@@ -66,31 +66,17 @@ fn prelude_blocks(src: &Path) -> Vec<String> {
     for file in rust_files(src) {
         let text = fs::read_to_string(&file).unwrap_or_default();
         if file.file_name().is_some_and(|name| name == "prelude.rs") {
-            blocks.push(pub_uses(&text));
+            blocks.push(use_statements(&text, true));
         }
         let mut rest = text.as_str();
         while let Some(at) = rest.find("pub mod prelude {") {
             let body = &rest[at + "pub mod prelude {".len()..];
             let end = closing_brace(body);
-            blocks.push(pub_uses(&body[..end]));
+            blocks.push(use_statements(&body[..end], true));
             rest = &body[end..];
         }
     }
     blocks
-}
-
-/// The `pub use …;` statements of `text`, joined.
-fn pub_uses(text: &str) -> String {
-    let mut uses = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("pub use ") {
-        let statement = &rest[at + "pub use ".len()..];
-        let end = statement.find(';').unwrap_or(statement.len());
-        uses.push_str(&statement[..end]);
-        uses.push(';');
-        rest = &statement[end..];
-    }
-    uses
 }
 
 /// Where the `}` closing the block that `text` opens is.
@@ -284,7 +270,7 @@ fn our_names() -> Vec<(String, String)> {
             // An import is the same item as Bevy's when it comes from Bevy or the standard
             // library (which Bevy's prelude passes on); from anywhere else, or renamed, it is
             // another item under that name.
-            for path in use_paths(&uses(&text)) {
+            for path in use_paths(&use_statements(&text, false)) {
                 let last = path.last().unwrap();
                 let first = path[0].as_str();
                 let same_item = first.starts_with("bevy")
@@ -311,14 +297,17 @@ fn our_names() -> Vec<(String, String)> {
     names
 }
 
-/// The `use …;` statements of a source file (public or not), joined.
-fn uses(text: &str) -> String {
+/// The `use …;` statements of `text` that start a line, joined: all of them, or only the
+/// `pub use` ones (what a module exports).
+fn use_statements(text: &str, public_only: bool) -> String {
     let mut found = String::new();
     for (at, _) in text.match_indices("use ") {
         let before = &text[..at];
         let line_start = before.rfind('\n').map_or(0, |n| n + 1);
         let lead = before[line_start..].trim();
-        if !(lead.is_empty() || lead == "pub" || lead.starts_with("pub(")) {
+        let wanted =
+            lead == "pub" || (!public_only && (lead.is_empty() || lead.starts_with("pub(")));
+        if !wanted {
             continue;
         }
         let statement = &text[at + "use ".len()..];
@@ -420,31 +409,27 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
         if rest[..open].contains([';', '{']) || body < open {
             continue;
         }
-        let parameters_text = &rest[open + 1..];
-        let mut depth = 1;
-        let mut parameters = 0;
-        let mut any = false;
-        for c in parameters_text.chars() {
+        // Top-level commas in the parameter list, a trailing one not counted.
+        let (mut depth, mut commas, mut any, mut trailing) = (1, 0, false, false);
+        for c in rest[open + 1..].chars() {
             match c {
                 '(' | '<' | '[' => depth += 1,
-                ')' | '>' | ']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
+                ')' | '>' | ']' if depth == 1 => break,
+                ')' | '>' | ']' => depth -= 1,
+                ',' if depth == 1 => {
+                    commas += 1;
+                    trailing = true;
+                    continue;
                 }
-                ',' if depth == 1 => parameters += 1,
-                c if !c.is_whitespace() => any = true,
                 _ => {}
             }
+            if !c.is_whitespace() {
+                any = true;
+                trailing = false;
+            }
         }
-        let signature_end = rest[..].find('{').unwrap();
-        let signature = &rest[..signature_end];
-        let close = signature.rfind(')').unwrap_or(0);
-        let list = &signature[open + 1..close];
-        let trailing = list.trim_end().ends_with(',');
         let parameters = if any {
-            parameters + usize::from(!trailing)
+            commas + usize::from(!trailing)
         } else {
             0
         };
@@ -478,7 +463,7 @@ fn no_two_modules_import_from_each_other() {
     let mut imports: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for (module, file) in &modules {
         let text = fs::read_to_string(file).unwrap();
-        for path in use_paths(&uses(&text)) {
+        for path in use_paths(&use_statements(&text, false)) {
             let mut absolute: Vec<String> = match path.first().map(String::as_str) {
                 Some("crate") => path[1..].to_vec(),
                 Some("super") => {
