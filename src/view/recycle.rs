@@ -50,6 +50,8 @@ pub struct ReplyAnnouncement;
 pub(super) struct Plan {
     mounted: Range<usize>,
     to_mount: Range<usize>,
+    /// Whether `to_mount` is all the list wants: the rows left over can go.
+    complete: bool,
 }
 
 impl Plan {
@@ -158,7 +160,8 @@ impl RowRecycler<'_, '_> {
                 announcement(&row_text(role, body.body())),
             ));
         }
-        if to_mount != list.wanted() {
+        let complete = to_mount == list.wanted();
+        if !complete {
             // The rest of the overscan comes in the next frames; ask for them now.
             self.redraw.write(RequestRedraw);
         }
@@ -166,7 +169,11 @@ impl RowRecycler<'_, '_> {
         if to_mount == mounted && spare.is_none_or(|spare| spare.is_empty()) {
             return None;
         }
-        Some(Plan { mounted, to_mount })
+        Some(Plan {
+            mounted,
+            to_mount,
+            complete,
+        })
     }
 
     /// Gives each of `entering` a row, in order: a row that left the view, one that shows the
@@ -178,7 +185,9 @@ impl RowRecycler<'_, '_> {
         entering: Vec<RowContent>,
         messages: &Query<(&ChatMessage, &Role)>,
     ) {
-        let Plan { to_mount, .. } = plan;
+        let Plan {
+            to_mount, complete, ..
+        } = plan;
         let (holder, spare) = *self.spares;
         let mut recycled: Vec<(Entity, Entity)> = spare
             .map_or(&[][..], |spare| &spare[..])
@@ -209,8 +218,8 @@ impl RowRecycler<'_, '_> {
             placed.push(self.show(content, same_text, &mut recycled));
         }
         let recycled: Vec<Entity> = recycled.into_iter().map(|(row, _)| row).collect();
-        let (area, ref mut conversation, ref list, _) = *self.conversation;
-        if to_mount == list.wanted() {
+        let (area, ref mut conversation, _, _) = *self.conversation;
+        if complete {
             for row in recycled {
                 self.commands.entity(row).despawn();
             }
