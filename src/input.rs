@@ -119,6 +119,11 @@ pub enum ConversationInput {
     /// PageUp, PageDown, Ctrl+Home or Ctrl+End pressed in the field: the conversation scrolls,
     /// and focus stays in the field.
     Scroll(Walk),
+    /// Ctrl+A pressed while focus is out of the field: select the whole conversation.
+    SelectAll,
+    /// Ctrl+C or Ctrl+Insert pressed in the field with nothing selected there: the window's
+    /// selection, if it is the conversation's, is what is copied.
+    CopySelection,
 }
 
 /// The user asked to copy the newest reply (Ctrl+Shift+C); the view answers it.

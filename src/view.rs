@@ -19,6 +19,7 @@ pub mod copy;
 pub mod focus;
 pub mod paragraph;
 pub mod recycle;
+pub mod selection;
 
 use recycle::spare_rows;
 pub use recycle::{ReplyAnnouncement, RowRecycler, SpareRows};
@@ -29,7 +30,7 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<Bubble>()
         .register_type::<ReplyAnnouncement>()
         .register_type::<SpareRows>()
-        .add_plugins((copy::plugin, focus::plugin))
+        .add_plugins((copy::plugin, focus::plugin, selection::plugin))
         .add_systems(Startup, spawn_layout)
         .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));
 }
@@ -236,17 +237,24 @@ pub const MAX_SHOWN_CHARS: usize = 4000;
 /// The part of `body` a row shows: all of it, or its first [`MAX_SHOWN_CHARS`] characters and
 /// how many more there are.
 pub fn shown_body(body: &str) -> Cow<'_, str> {
-    if body.len() <= MAX_SHOWN_CHARS {
-        // No more characters than bytes: nothing to count.
+    let cut = shown_len(body);
+    if cut == body.len() {
         return Cow::Borrowed(body);
     }
-    match body.char_indices().nth(MAX_SHOWN_CHARS) {
-        None => Cow::Borrowed(body),
-        Some((cut, _)) => {
-            let hidden = body[cut..].chars().count();
-            Cow::Owned(format!("{}… (+{hidden}자)", &body[..cut]))
-        }
+    let hidden = body[cut..].chars().count();
+    Cow::Owned(format!("{}… (+{hidden}자)", &body[..cut]))
+}
+
+/// How many bytes of `body` a row shows as they are: all of them, or its first
+/// [`MAX_SHOWN_CHARS`] characters' ([`shown_body`]).
+pub fn shown_len(body: &str) -> usize {
+    if body.len() <= MAX_SHOWN_CHARS {
+        // No more characters than bytes: nothing to count.
+        return body.len();
     }
+    body.char_indices()
+        .nth(MAX_SHOWN_CHARS)
+        .map_or(body.len(), |(cut, _)| cut)
 }
 
 /// What a row shows: the message, its place in the log, its role and body, and whether it is

@@ -2,16 +2,14 @@
 //! clipboard, selection, words and clusters, undo, history. Keys are delivered as the platform
 //! reports them, modifiers as key events of their own, through the app's real systems.
 //!
-//! The system clipboard needs a display; here the test plays it. It tells the app the clipboard
-//! is served elsewhere, reads what the app asks to copy, and answers the app's reads itself. The real clipboard, with another application on it, is tested in `tests/window.rs`.
+//! The system clipboard needs a display; here the test plays it ([`play_the_clipboard_in`]),
+//! and answers the app's reads itself. The real clipboard, with another application on it, is
+//! tested in `tests/window.rs`.
 
 mod common;
 
 use agent_chat::{
-    input::{
-        Field, MAX_INPUT_CHARS,
-        clipboard::{ClipboardService, ClipboardText, ReadClipboard, WriteClipboard},
-    },
+    input::{Field, MAX_INPUT_CHARS, clipboard::ClipboardText},
     theme::Palette,
     view::copy::{COPIED, COPY, CopiedNotice, CopyButton},
 };
@@ -19,38 +17,13 @@ use bevy::{
     input::{ButtonState, keyboard::Key},
     prelude::*,
     text::{TextBackgroundColor, Underline},
-    window::{Ime, PrimaryWindow},
+    window::Ime,
 };
 use common::*;
 
 /// The app with the test as the clipboard.
 fn app() -> App {
     play_the_clipboard_in(headless_app())
-}
-
-fn play_the_clipboard_in(mut app: App) -> App {
-    app.insert_resource(ClipboardService::Elsewhere)
-        .init_resource::<Played>()
-        .add_systems(Last, play_the_clipboard);
-    app
-}
-
-/// What the app asked of the clipboard the test plays, since the test last looked.
-#[derive(Resource, Default)]
-struct Played {
-    copied: Vec<String>,
-    reads: usize,
-}
-
-fn play_the_clipboard(
-    mut writes: MessageReader<WriteClipboard>,
-    mut reads: MessageReader<ReadClipboard>,
-    mut played: ResMut<Played>,
-) {
-    played
-        .copied
-        .extend(writes.read().map(|WriteClipboard(text)| text.clone()));
-    played.reads += reads.read().count();
 }
 
 /// Holds `modifiers` down, taps `key` (typing `text`, as the layout names the key), and lets the
@@ -103,16 +76,6 @@ fn field(app: &mut App) -> (String, usize, Option<String>) {
 
 fn text(app: &mut App) -> String {
     field(app).0
-}
-
-/// What the app put on the clipboard since the last look.
-fn copied(app: &mut App) -> Vec<String> {
-    std::mem::take(&mut app.world_mut().resource_mut::<Played>().copied)
-}
-
-/// Whether the app asked to read the clipboard since the last look.
-fn asked_to_read(app: &mut App) -> bool {
-    std::mem::take(&mut app.world_mut().resource_mut::<Played>().reads) > 0
 }
 
 /// Answers the app's read with `text`, and runs the frame that takes it.
@@ -613,18 +576,6 @@ fn a_click_places_the_caret_a_drag_selects_and_a_double_click_takes_a_word() {
 }
 
 // Copying from the conversation.
-
-/// Puts the pointer at `at` (window pixels) as the window backend does, and presses or releases
-/// the left button there if asked, then runs a frame.
-fn pointer(app: &mut App, at: Vec2, press: Option<ButtonState>) {
-    let world = app.world_mut();
-    world
-        .query_filtered::<&mut Window, With<PrimaryWindow>>()
-        .single_mut(world)
-        .unwrap()
-        .set_cursor_position(Some(at));
-    mouse(app, at, press);
-}
 
 /// The copy button, if any: the row it is beside, whether it shows, and what it says.
 fn button(app: &mut App) -> Option<(Entity, bool, String)> {

@@ -8,10 +8,7 @@ mod common;
 use accesskit::{Action, ActionRequest as Request, Live, NodeId, Role as AccessRole, TreeId};
 use agent_chat::{
     chat::{MessageLog, REPLIES},
-    input::{
-        Field,
-        clipboard::{ClipboardService, WriteClipboard},
-    },
+    input::Field,
     view::{
         MAX_SHOWN_CHARS, ReplyAnnouncement,
         copy::{COPIED_NOTICE, CopiedAnnouncement, CopiedNotice, CopyButton},
@@ -26,27 +23,6 @@ use bevy::{
     window::{PrimaryWindow, WindowResolution},
 };
 use common::*;
-
-/// What the app put on the clipboard, as the test plays the clipboard.
-#[derive(Resource, Default)]
-struct Copied(Vec<String>);
-
-fn play_the_clipboard(mut writes: MessageReader<WriteClipboard>, mut copied: ResMut<Copied>) {
-    copied
-        .0
-        .extend(writes.read().map(|WriteClipboard(text)| text.clone()));
-}
-
-fn with_clipboard(mut app: App) -> App {
-    app.insert_resource(ClipboardService::Elsewhere)
-        .init_resource::<Copied>()
-        .add_systems(Last, play_the_clipboard);
-    app
-}
-
-fn copied(app: &mut App) -> Vec<String> {
-    std::mem::take(&mut app.world_mut().resource_mut::<Copied>().0)
-}
 
 /// Taps `key` with `modifiers` held, within one frame, and runs it.
 fn chord(app: &mut App, modifiers: &[KeyCode], key: KeyCode) {
@@ -428,7 +404,7 @@ fn request(app: &mut App, action: Action, target: u64) {
 
 #[test]
 fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored() {
-    let mut app = with_clipboard(laid_out_app());
+    let mut app = play_the_clipboard_in(laid_out_app());
     fill_log(&mut app, 60);
     finish_mounting(&mut app);
     let rows = row_entities(app.world_mut());
@@ -515,7 +491,7 @@ fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored
 
 #[test]
 fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
-    let mut app = with_clipboard(headless_app());
+    let mut app = play_the_clipboard_in(headless_app());
     let long = "가".repeat(MAX_SHOWN_CHARS + 500);
     // Longer than the field takes, as a body can arrive by another route.
     write_submit_message(&mut app, &long);

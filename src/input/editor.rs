@@ -238,13 +238,7 @@ impl LineEditor {
 
     /// Selects the word (or the run of spaces or punctuation) at `at`: a double-click.
     pub fn select_word_at(&mut self, at: usize) {
-        let text = &self.now.text;
-        let at = at.min(text.len());
-        let word = text
-            .split_word_bound_indices()
-            .map(|(start, word)| start..start + word.len())
-            .find(|range| range.contains(&at) || (range.end == text.len() && at == text.len()))
-            .unwrap_or(at..at);
+        let word = word_at(&self.now.text, at);
         self.now.anchor = word.start;
         self.now.caret = word.end;
         self.last = None;
@@ -422,6 +416,32 @@ impl LineEditor {
             _ => cursor.prev_boundary(text, 0).ok().flatten().unwrap_or(0),
         }
     }
+}
+
+/// The word (or the run of spaces or punctuation) of `text` at the byte offset `at`, by UAX #29:
+/// what a double-click selects. A Korean 어절, particles and all, is one word.
+pub fn word_at(text: &str, at: usize) -> Range<usize> {
+    let at = at.min(text.len());
+    text.split_word_bound_indices()
+        .map(|(start, word)| start..start + word.len())
+        .find(|range| range.contains(&at) || (range.end == text.len() && at == text.len()))
+        .unwrap_or(at..at)
+}
+
+/// `at`, or when it falls inside a grapheme cluster, the nearer end of that cluster: Parley
+/// splits a ligature's advance among its characters (a flag's two letters, a ZWJ family's
+/// members), and a caret or a selection stops only between clusters.
+pub fn nearest_boundary(text: &str, at: usize) -> usize {
+    text.grapheme_indices(true)
+        .map(|(start, cluster)| start..start + cluster.len())
+        .find(|cluster| cluster.start < at && at < cluster.end)
+        .map_or(at, |cluster| {
+            if at - cluster.start >= cluster.end - at {
+                cluster.end
+            } else {
+                cluster.start
+            }
+        })
 }
 
 /// The words of `text` (UAX #29 segments with a letter or digit in them), as byte ranges:

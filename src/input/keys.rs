@@ -65,7 +65,7 @@ pub enum Walk {
 /// What a key asks of the message that has keyboard focus in the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageAction {
-    /// Ctrl+C or Ctrl+Insert: copy its body.
+    /// Ctrl+C or Ctrl+Insert: copy its body, or the conversation's selection if there is one.
     Copy,
     /// Shift+F10 or the Menu key: show its `복사` button.
     OpenMenu,
@@ -106,6 +106,7 @@ pub fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Option<Conversat
         KeyCode::Insert if ctrl && !shift => Act(MessageAction::Copy),
         _ if ctrl && !shift => match letter_shortcut(key, false) {
             Some(Action::Copy) => Act(MessageAction::Copy),
+            Some(Action::SelectAll) => ConversationInput::SelectAll,
             _ => return None,
         },
         _ => return None,

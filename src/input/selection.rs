@@ -29,17 +29,23 @@ use bevy::{
 };
 use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
 use parley::{Cluster, Cursor, Layout};
-use unicode_segmentation::UnicodeSegmentation;
 
 use super::{
     ChatInput, Field,
-    editor::{Affinity, LineEditor},
+    editor::{Affinity, LineEditor, nearest_boundary},
 };
 use crate::theme::Theme;
 
 pub(super) fn plugin(app: &mut App) {
-    // After the widget, which rewrites its spans in the frame the line changes.
-    app.add_systems(Update, decorate.after(TextInputSystem));
+    // After the widget, which rewrites its spans in the frame the line changes; before the
+    // chat records the line, and so before the rows are drawn (text of their own, which Bevy
+    // cannot tell apart from the field's).
+    app.add_systems(
+        Update,
+        decorate
+            .after(TextInputSystem)
+            .before(crate::AppSystems::Record),
+    );
 }
 
 /// The widget's spans, by their place in its text: the root and the three it writes. The widget
@@ -358,20 +364,4 @@ pub(super) fn point_and_drag(
             _ => {}
         }
     }
-}
-
-/// `at`, or when it falls inside a grapheme cluster, the nearer end of that cluster: Parley
-/// splits a ligature's advance among its characters (a flag's two letters, a ZWJ family's
-/// members), and the caret stops only between clusters.
-fn nearest_boundary(line: &str, at: usize) -> usize {
-    line.grapheme_indices(true)
-        .map(|(start, cluster)| start..start + cluster.len())
-        .find(|cluster| cluster.start < at && at < cluster.end)
-        .map_or(at, |cluster| {
-            if at - cluster.start >= cluster.end - at {
-                cluster.end
-            } else {
-                cluster.start
-            }
-        })
 }

@@ -86,6 +86,16 @@ impl Field {
         &mut self.line
     }
 
+    /// Lets go of the selection, if any, leaving the caret where it is: another selection was
+    /// made in the window (one per window, as on a web page). Not while a composition is in
+    /// progress, which is the input method's.
+    pub fn drop_selection(&mut self) {
+        let line = &mut self.line;
+        if !line.is_composing() && !line.selection().is_empty() {
+            line.place_beside(line.caret(), line.affinity(), false);
+        }
+    }
+
     /// Spec step 1, what Enter does: the line leaves as the widget's submit message, as typed
     /// (blank or not: the chat decides what a blank line is), and the field is empty at once.
     /// `entity` is the field's.
@@ -411,11 +421,15 @@ fn apply(
         Action::Move(motion, extend) => line.move_caret(motion, extend),
         Action::Delete(motion) => line.delete(motion),
         Action::SelectAll => line.select_all(),
-        Action::Copy => {
-            if let Some(text) = line.selected_text() {
+        Action::Copy => match line.selected_text() {
+            Some(text) => {
                 out.copies.write(WriteClipboard(text.to_owned()));
             }
-        }
+            // Nothing selected here: the window's selection may be the conversation's.
+            None => {
+                out.conversation.write(ConversationInput::CopySelection);
+            }
+        },
         Action::Cut => {
             if let Some(text) = line.cut() {
                 out.copies.write(WriteClipboard(text));

@@ -34,6 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<CopiedAnnouncement>()
         .add_message::<CopyNewestReply>()
         .add_message::<CopyBody>()
+        .add_message::<CopyText>()
         .add_systems(
             Update,
             (
@@ -54,6 +55,10 @@ pub(super) fn plugin(app: &mut App) {
 /// Copy this message's body to the clipboard, and say so.
 #[derive(Message, Debug, Clone, Copy)]
 pub struct CopyBody(pub Entity);
+
+/// Copy this text (what is selected of the conversation) to the clipboard, and say so.
+#[derive(Message, Debug, Clone)]
+pub struct CopyText(pub String);
 
 /// What the copy button says.
 pub const COPY: &str = "복사";
@@ -267,24 +272,33 @@ fn copy_the_newest_reply(
     }
 }
 
-/// Hands each asked-for body to the clipboard, shows the notice, and has screen readers say it:
-/// a status line, polite, made anew for each copy, since a live region is read when it appears.
+/// Hands the frame's last asked-for body or text to the clipboard, shows the notice, and has
+/// screen readers say it: a status line, polite, made anew for each copy, since a live region is
+/// read when it appears.
 fn copy_bodies(
     mut asks: MessageReader<CopyBody>,
+    mut texts: MessageReader<CopyText>,
     messages: Query<&ChatMessage>,
     mut clipboard: MessageWriter<WriteClipboard>,
     notice: Single<(&mut Node, &ChildOf), With<CopiedNotice>>,
     said: Query<Entity, With<CopiedAnnouncement>>,
     mut commands: Commands,
 ) {
-    let bodies: Vec<&ChatMessage> = asks
+    let body = asks
         .read()
         .filter_map(|CopyBody(message)| messages.get(*message).ok())
-        .collect();
-    let Some(last) = bodies.last() else {
+        .last()
+        .map(|message| message.body().to_owned());
+    // The two never come in one frame: a key copies the selection or the focused message.
+    let Some(last) = texts
+        .read()
+        .last()
+        .map(|CopyText(text)| text.clone())
+        .or(body)
+    else {
         return;
     };
-    clipboard.write(WriteClipboard(last.body().to_owned()));
+    clipboard.write(WriteClipboard(last));
     let (mut notice, ChildOf(bar)) = notice.into_inner();
     notice.display = Display::Flex;
     for old in &said {

@@ -40,6 +40,7 @@ use crate::{
     view::{
         Bubble, Conversation, MessageRow,
         copy::{CopyBody, CopyButton, CopyButtonSpot},
+        selection::ConversationSelection,
     },
 };
 
@@ -50,6 +51,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             walk_the_conversation
                 .after(FieldSystems)
+                // Ctrl+C copies the selection, if one was made in the same frame.
+                .after(super::selection::SelectionSystems)
                 .before(ScrollInput)
                 .in_set(AppSystems::ReadInput),
         )
@@ -123,6 +126,7 @@ fn walk_the_conversation(
     parents: Query<&ChildOf>,
     shown: Query<&MessageRow>,
     mut copies: MessageWriter<CopyBody>,
+    selection: Res<ConversationSelection>,
 ) {
     let (list_entity, mut list) = conversation.into_inner();
     let len = list.len();
@@ -171,11 +175,15 @@ fn walk_the_conversation(
                 focus.menu = false;
                 moved = true;
             }
+            // The selection's (`selection`).
+            ConversationInput::SelectAll | ConversationInput::CopySelection => {}
             ConversationInput::Act(action) => {
                 let Some(at) = still_focused(&focus, &input_focus) else {
                     continue;
                 };
                 match action {
+                    // With text selected, Ctrl+C copies that (`selection`).
+                    MessageAction::Copy if !selection.is_empty() => {}
                     MessageAction::Copy => {
                         copies.write(CopyBody(log.entities()[at]));
                     }

@@ -16,7 +16,10 @@ use agent_chat::{
     chat::{
         ChatMessage, MessageLog, REPLIES, ReplyPicker, Role, RoleStyle, RowClass, SessionRecord,
     },
-    input::{ChatInput, LengthLimitNotice},
+    input::{
+        ChatInput, LengthLimitNotice,
+        clipboard::{ClipboardService, ReadClipboard, WriteClipboard},
+    },
     scroll::{self, Item, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
     theme,
     view::{self, Bubble, MessageRow, copy::CopyButton},
@@ -32,7 +35,7 @@ use bevy::{
     log::LogPlugin,
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
-    text::TextIterScratch,
+    text::{TextBackgroundColor, TextIterScratch},
     ui::UiGlobalTransform,
     window::{CursorMoved, PrimaryWindow, WindowEvent, WindowResolution},
     winit::WinitPlugin,
@@ -368,7 +371,7 @@ pub fn rows(app: &mut App) -> Vec<ShownRow> {
                 class: *world.get::<RowClass>(row).unwrap(),
                 justify: world.get::<Node>(row).unwrap().justify_content,
                 border: world.get::<Node>(bubble).unwrap().border,
-                text: world.get::<Text>(text).unwrap().0.clone(),
+                text: shown_text(world, text),
             }
         })
         .collect()
@@ -399,7 +402,7 @@ pub fn assert_rows_show_their_messages(app: &mut App, when: &str) {
         let body = world.get::<ChatMessage>(message).unwrap().body();
         let expected = RoleStyle::of(role).text(&view::shown_body(body));
         assert_eq!(
-            world.get::<Text>(text_of_row(world, row)).unwrap().0,
+            shown_text(world, text_of_row(world, row)),
             expected,
             "{when}: row {place} shows its message"
         );
@@ -563,4 +566,71 @@ pub fn mouse(app: &mut App, at: Vec2, state: Option<ButtonState>) {
         );
     }
     app.update();
+}
+
+/// `app` with the test as its clipboard: the app is told the clipboard is served elsewhere, and
+/// what it asks to copy or read is kept for [`copied`] and [`asked_to_read`].
+pub fn play_the_clipboard_in(mut app: App) -> App {
+    app.insert_resource(ClipboardService::Elsewhere)
+        .init_resource::<Played>()
+        .add_systems(Last, play_the_clipboard);
+    app
+}
+
+/// What the app asked of the clipboard the test plays, since the test last looked.
+#[derive(Resource, Default)]
+struct Played {
+    copied: Vec<String>,
+    reads: usize,
+}
+
+fn play_the_clipboard(
+    mut writes: MessageReader<WriteClipboard>,
+    mut reads: MessageReader<ReadClipboard>,
+    mut played: ResMut<Played>,
+) {
+    played
+        .copied
+        .extend(writes.read().map(|WriteClipboard(text)| text.clone()));
+    played.reads += reads.read().count();
+}
+
+/// What the app put on the clipboard since the last look.
+pub fn copied(app: &mut App) -> Vec<String> {
+    std::mem::take(&mut app.world_mut().resource_mut::<Played>().copied)
+}
+
+/// Whether the app asked to read the clipboard since the last look.
+pub fn asked_to_read(app: &mut App) -> bool {
+    std::mem::take(&mut app.world_mut().resource_mut::<Played>().reads) > 0
+}
+
+/// All the text a text entity shows: its root's and its spans', in order.
+pub fn shown_text(world: &World, text: Entity) -> String {
+    let mut shown = world.get::<Text>(text).unwrap().0.clone();
+    for &span in world.get::<Children>(text).into_iter().flatten() {
+        shown.push_str(&world.get::<TextSpan>(span).unwrap().0);
+    }
+    shown
+}
+
+/// The part of a text entity drawn highlighted (with a background), if any.
+pub fn highlighted(world: &World, text: Entity) -> Option<String> {
+    let spans = world.get::<Children>(text)?;
+    spans
+        .iter()
+        .find(|&span| world.get::<TextBackgroundColor>(span).is_some())
+        .map(|span| world.get::<TextSpan>(span).unwrap().0.clone())
+}
+
+/// Puts the pointer at `at` (window pixels) as the window backend does, and presses or releases
+/// the left button there if asked, then runs a frame.
+pub fn pointer(app: &mut App, at: Vec2, press: Option<ButtonState>) {
+    let world = app.world_mut();
+    world
+        .query_filtered::<&mut Window, With<PrimaryWindow>>()
+        .single_mut(world)
+        .unwrap()
+        .set_cursor_position(Some(at));
+    mouse(app, at, press);
 }

@@ -1,0 +1,709 @@
+//! Selecting the conversation's text with the mouse, and copying it: any part of a message, or
+//! a run across messages, as on a web page.
+//!
+//! A press on a message's text starts a selection there, and a drag extends it to where the
+//! pointer is, over as many messages as it passes; past the conversation's top or bottom edge
+//! the conversation scrolls, faster the further out, and the selection keeps growing. A
+//! double-click selects a word (UAX #29, as the field does) and a drag after it extends by
+//! words; a triple-click selects the message's body; Shift+click extends from where the
+//! selection started. Ctrl+A in the focused conversation selects all of it. A press anywhere
+//! else lets go of it (the scrollbar and the `복사` button aside).
+//!
+//! The selection is kept as two places in the log, never as rows: [`ConversationSelection`].
+//! Rows are recycled to other messages as the view moves (`view/recycle.rs`), so each frame a
+//! row's highlight is drawn from its place alone (`draw_selection`): it survives scrolling
+//! away and back, new messages and a resize, and a recycled row never keeps another's.
+//!
+//! One selection per window: making one here lets go of the field's, and the field's lets go of
+//! this one. Ctrl+C (or Ctrl+Insert) copies the one there is, in the field or in the
+//! conversation. Inside one message that is exactly the selected text; across messages, one
+//! message a line, each with its label as drawn (`사용자: …`), from the log, so what the layout
+//! adds (a direction mark, Thai's break marks, a long body's `… (+N자)`) is never copied.
+//!
+//! A press here leaves keyboard focus where it is: the field keeps its caret, and an input
+//! method's composition there goes on.
+
+use std::{borrow::Cow, ops::Range, time::Duration};
+
+use bevy::{
+    prelude::*,
+    text::{ComputedTextBlock, TextBackgroundColor},
+    ui::UiGlobalTransform,
+    window::{RequestRedraw, WindowEvent},
+};
+use parley::Cursor;
+
+use super::{
+    Bubble, Conversation, MessageRow,
+    copy::{CopyButton, CopyText},
+    paragraph, row_text, shown_len,
+};
+use crate::{
+    AppSystems,
+    chat::{ChatMessage, MessageLog, Role, RoleStyle},
+    input::{
+        ChatInput, ConversationInput, Field, FieldSystems, MessageAction,
+        editor::{nearest_boundary, word_at},
+    },
+    scroll::{Item, ScrollInput, VirtualList},
+    theme::{self, Theme},
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.register_type::<ConversationSelection>()
+        .register_type::<TextPlace>()
+        .init_resource::<ConversationSelection>()
+        .add_systems(
+            Update,
+            (
+                (
+                    select_with_pointer,
+                    select_and_copy_with_keys,
+                    one_selection_per_window,
+                )
+                    .chain()
+                    .in_set(SelectionSystems)
+                    .after(FieldSystems)
+                    .before(ScrollInput)
+                    .in_set(AppSystems::ReadInput),
+                draw_selection
+                    .after(super::mount_rows)
+                    .in_set(AppSystems::SpawnRows),
+            ),
+        );
+}
+
+/// The systems that select with the pointer and the keys, and copy the selection.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SelectionSystems;
+
+/// A place in the conversation's text: a message, by its place in the log, and a byte offset
+/// into its body, on a grapheme cluster's boundary.
+#[derive(Reflect, Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TextPlace {
+    /// The message's place in the log.
+    pub message: usize,
+    /// The byte offset in its body.
+    pub offset: usize,
+}
+
+impl TextPlace {
+    /// The place `offset` bytes into the body of the message at `message`.
+    pub fn new(message: usize, offset: usize) -> Self {
+        Self { message, offset }
+    }
+}
+
+/// What is selected of the conversation: from where the selection started (its anchor) to where
+/// it was taken (its focus), in either order. Nothing, when the two are the same place.
+#[derive(Resource, Reflect, Debug, Default, Clone, PartialEq, Eq)]
+#[reflect(Resource)]
+pub struct ConversationSelection {
+    anchor: TextPlace,
+    focus: TextPlace,
+}
+
+/// What one message has selected: a range of its body's bytes, and whether its label too. On a
+/// row's text, the part it draws highlighted.
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct Selected {
+    /// The selected bytes of the body.
+    pub body: Range<usize>,
+    /// Whether the label is selected: the selection runs over more than this message, and over
+    /// the start of its body.
+    pub label: bool,
+}
+
+impl ConversationSelection {
+    /// The selection from `anchor` to `focus`.
+    pub fn new(anchor: TextPlace, focus: TextPlace) -> Self {
+        Self { anchor, focus }
+    }
+
+    /// Where the selection started.
+    pub fn anchor(&self) -> TextPlace {
+        self.anchor
+    }
+
+    /// Where the selection was taken to.
+    pub fn focus(&self) -> TextPlace {
+        self.focus
+    }
+
+    /// Whether nothing is selected.
+    pub fn is_empty(&self) -> bool {
+        self.anchor == self.focus
+    }
+
+    /// The first and the last place selected, in log order.
+    pub fn ends(&self) -> (TextPlace, TextPlace) {
+        (self.anchor.min(self.focus), self.anchor.max(self.focus))
+    }
+
+    /// What is selected of the message at `place`, whose body is `len` bytes long.
+    pub fn of(&self, place: usize, len: usize) -> Option<Selected> {
+        let (start, end) = self.ends();
+        if self.is_empty() || !(start.message..=end.message).contains(&place) {
+            return None;
+        }
+        let from = if place == start.message {
+            start.offset.min(len)
+        } else {
+            0
+        };
+        let to = if place == end.message {
+            end.offset.min(len)
+        } else {
+            len
+        };
+        let across = start.message != end.message;
+        // Ending at the very start of a message selects nothing of it, not even its label.
+        let label = across && from == 0 && !(place == end.message && to == 0);
+        (label || from < to).then_some(Selected {
+            body: from..to,
+            label,
+        })
+    }
+
+    /// The selected text, as it is copied: the selected part of a single message's body, or
+    /// across messages one message a line, in log order, each with its label where that is
+    /// selected. `message` gives each place's role and body.
+    pub fn text<'a>(&self, message: impl Fn(usize) -> Option<(Role, &'a str)>) -> String {
+        let (start, end) = self.ends();
+        let mut text = String::new();
+        for place in start.message..=end.message {
+            let Some((role, body)) = message(place) else {
+                continue;
+            };
+            let Some(selected) = self.of(place, body.len()) else {
+                continue;
+            };
+            if place != start.message {
+                text.push('\n');
+            }
+            let part = &body[selected.body];
+            if selected.label {
+                text.push_str(&RoleStyle::of(role).text(part));
+            } else {
+                text.push_str(part);
+            }
+        }
+        text
+    }
+}
+
+/// A row's text as laid out, and how its bytes stand to the message's body: the label comes
+/// first, a long body is cut ([`super::shown_body`]), and the layout may add marks that draw
+/// nothing (a right-to-left mark, Thai's line-break marks: `paragraph`).
+struct LaidOut {
+    /// The text as laid out.
+    text: String,
+    /// The label's bytes (`사용자: `) in the row's text.
+    label: usize,
+    /// The body's bytes shown as they are.
+    kept: usize,
+    /// The body's bytes.
+    body: usize,
+    /// Where the layout added a mark, as offsets into the row's text (before the marks).
+    marks: Vec<usize>,
+}
+
+/// Every mark the layout adds (U+200F, U+200B) is three bytes long in UTF-8.
+const MARK_LEN: usize = 3;
+
+impl LaidOut {
+    fn of(role: Role, body: &str) -> Self {
+        let text = row_text(role, body);
+        let laid = paragraph::layout_text(&text, body);
+        let marks = match &laid {
+            Cow::Borrowed(_) => Vec::new(),
+            Cow::Owned(laid) => added_marks(laid, &text),
+        };
+        Self {
+            label: RoleStyle::of(role).text("").len(),
+            kept: shown_len(body),
+            body: body.len(),
+            text: laid.into_owned(),
+            marks,
+        }
+    }
+
+    /// The body offset of the layout's byte `index`: the body's start for the label, its end
+    /// for the count of what a long row does not show.
+    fn body_offset(&self, index: usize) -> usize {
+        let mut before = 0;
+        for (k, &mark) in self.marks.iter().enumerate() {
+            if mark + k * MARK_LEN < index {
+                before += 1;
+            }
+        }
+        let in_text = index.saturating_sub(before * MARK_LEN);
+        match in_text.checked_sub(self.label) {
+            None => 0,
+            Some(offset) if offset > self.kept => self.body,
+            Some(offset) => offset,
+        }
+    }
+
+    /// The layout's byte for the body offset `offset`.
+    fn index(&self, offset: usize) -> usize {
+        if offset > self.kept || (offset == self.body && self.kept < self.body) {
+            return self.text.len();
+        }
+        let in_text = self.label + offset;
+        in_text + MARK_LEN * self.marks.iter().filter(|&&mark| mark <= in_text).count()
+    }
+
+    /// The bytes of the laid-out text that `selected` covers.
+    fn range(&self, selected: &Selected) -> Range<usize> {
+        let start = if selected.label {
+            0
+        } else {
+            self.index(selected.body.start)
+        };
+        start..self.index(selected.body.end).max(start)
+    }
+}
+
+/// The offsets in `text` where `laid` (the same text with marks added) has a mark.
+fn added_marks(laid: &str, text: &str) -> Vec<usize> {
+    let mut marks = Vec::new();
+    let mut original = text.char_indices().peekable();
+    for c in laid.chars() {
+        match original.peek() {
+            Some(&(_, o)) if o == c => {
+                original.next();
+            }
+            Some(&(at, _)) => marks.push(at),
+            None => marks.push(text.len()),
+        }
+    }
+    marks
+}
+
+/// Two presses this close in time and place are one double- or triple-click (GTK's defaults,
+/// as the field's).
+const MULTI_CLICK_TIME: Duration = Duration::from_millis(400);
+const MULTI_CLICK_DISTANCE: f32 = 5.0;
+
+/// How fast a drag past the edge scrolls: per second, this much for each pixel out, and at
+/// least the base.
+const EDGE_SCROLL_PER_PIXEL: f32 = 12.0;
+const EDGE_SCROLL_BASE: f32 = 120.0;
+
+/// What a drag extends the selection by: what the press that started it selected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Character,
+    Word,
+    Body,
+}
+
+/// The pointer's gesture in the conversation.
+#[derive(Debug, Default)]
+pub(super) struct Gesture {
+    /// Where the pointer is, in logical pixels.
+    at: Option<Vec2>,
+    /// While the button is held after a press on the conversation: the unit, and what the press
+    /// selected, which the drag keeps.
+    drag: Option<(Unit, TextPlace, TextPlace)>,
+    /// The last press: when, where, and how many presses it made in a row.
+    last_press: Option<(Duration, Vec2, u8)>,
+}
+
+/// The conversation's mounted rows as the pointer finds them: where each is on screen and
+/// which place of the log it shows.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct RowsOnScreen<'w, 's> {
+    log: Res<'w, MessageLog>,
+    messages: Query<'w, 's, (&'static ChatMessage, &'static Role)>,
+    rows: Query<
+        'w,
+        's,
+        (
+            &'static Item,
+            &'static Children,
+            &'static ComputedNode,
+            &'static UiGlobalTransform,
+        ),
+        With<MessageRow>,
+    >,
+    bubbles: Query<'w, 's, &'static Children, With<Bubble>>,
+    texts: Query<
+        'w,
+        's,
+        (
+            &'static ComputedTextBlock,
+            &'static ComputedNode,
+            &'static UiGlobalTransform,
+        ),
+    >,
+}
+
+impl RowsOnScreen<'_, '_> {
+    /// The role and body of the message at `place`.
+    fn message(&self, place: usize) -> Option<(Role, &str)> {
+        let (body, &role) = self.messages.get(*self.log.entities().get(place)?).ok()?;
+        Some((role, body.body()))
+    }
+
+    /// The place of the text under `point` (physical pixels), or nearest to it: in the row
+    /// nearest it vertically, where the text layout's hit test puts it.
+    fn place_at(&self, point: Vec2) -> Option<TextPlace> {
+        let (&Item(place), children, _, _) = self
+            .rows
+            .iter()
+            // Spare rows are out of layout: no size.
+            .filter(|(_, _, node, _)| node.size().y > 0.0)
+            .min_by(|a, b| distance(a.2, a.3, point).total_cmp(&distance(b.2, b.3, point)))?;
+        let bubble = self.bubbles.get(*children.first()?).ok()?;
+        let (block, node, transform) = self.texts.get(*bubble.first()?).ok()?;
+        let top_left = transform.transform_point2(-node.size() / 2.0);
+        let local = point - top_left;
+        let index = Cursor::from_point(block.buffer(), local.x, local.y).index();
+        let (role, body) = self.message(place)?;
+        let offset = LaidOut::of(role, body).body_offset(index);
+        Some(TextPlace::new(place, nearest_boundary(body, offset)))
+    }
+
+    /// The word around `at`, as two places.
+    fn word(&self, at: TextPlace) -> (TextPlace, TextPlace) {
+        let word = self
+            .message(at.message)
+            .map_or(at.offset..at.offset, |(_, body)| word_at(body, at.offset));
+        (
+            TextPlace::new(at.message, word.start),
+            TextPlace::new(at.message, word.end),
+        )
+    }
+
+    /// The whole body of the message at `at`, as two places.
+    fn body(&self, at: TextPlace) -> (TextPlace, TextPlace) {
+        let len = self.message(at.message).map_or(0, |(_, body)| body.len());
+        (
+            TextPlace::new(at.message, 0),
+            TextPlace::new(at.message, len),
+        )
+    }
+
+    /// The unit of `unit` around `at`.
+    fn around(&self, unit: Unit, at: TextPlace) -> (TextPlace, TextPlace) {
+        match unit {
+            Unit::Character => (at, at),
+            Unit::Word => self.word(at),
+            Unit::Body => self.body(at),
+        }
+    }
+}
+
+/// How far `point` is above or below a node: 0 inside its height.
+fn distance(node: &ComputedNode, transform: &UiGlobalTransform, point: Vec2) -> f32 {
+    let top = transform.transform_point2(-node.size() / 2.0).y;
+    let bottom = top + node.size().y;
+    (top - point.y).max(point.y - bottom).max(0.0)
+}
+
+/// Starts, extends and ends selections with the pointer, in the order its messages came, and
+/// scrolls while a drag is held past the conversation's top or bottom edge.
+fn select_with_pointer(
+    mut events: MessageReader<WindowEvent>,
+    mut gesture: Local<Gesture>,
+    time: Res<Time<Real>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut selection: ResMut<ConversationSelection>,
+    conversation: Single<
+        (
+            &ComputedNode,
+            &UiGlobalTransform,
+            &ChildOf,
+            &mut VirtualList,
+        ),
+        With<Conversation>,
+    >,
+    panes: Query<(&ComputedNode, &UiGlobalTransform)>,
+    buttons: Query<&Interaction, With<CopyButton>>,
+    rows: RowsOnScreen,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let (node, transform, ChildOf(pane), mut list) = conversation.into_inner();
+    // The pointer comes in logical pixels, layout is in physical ones.
+    let to_physical = node.inverse_scale_factor().recip();
+    let top = transform.transform_point2(-node.size() / 2.0).y;
+    let bottom = top + node.size().y;
+    // Inside the view: rows out of it are mounted, but hidden.
+    let inside = |at: Vec2| {
+        let at = at * to_physical;
+        Vec2::new(at.x, at.y.clamp(top + 1.0, (bottom - 1.0).max(top)))
+    };
+    // The selection a drag makes with the pointer at `at`.
+    let extended = |(unit, first, last): (Unit, TextPlace, TextPlace), at| {
+        let to = rows.place_at(inside(at))?;
+        let (before, after) = rows.around(unit, to);
+        Some(if to < first {
+            ConversationSelection::new(last, before)
+        } else {
+            ConversationSelection::new(first, after)
+        })
+    };
+    for event in events.read() {
+        match event {
+            WindowEvent::CursorMoved(moved) => {
+                gesture.at = Some(moved.position);
+                if let Some(drag) = gesture.drag
+                    && let Some(extended) = extended(drag, moved.position)
+                {
+                    selection.set_if_neq(extended);
+                }
+            }
+            WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
+                if !button.state.is_pressed() {
+                    gesture.drag = None;
+                    continue;
+                }
+                let Some(at) = gesture.at else {
+                    continue;
+                };
+                let on_button = buttons.iter().any(|i| *i != Interaction::None);
+                if !node.contains_point(*transform, at * to_physical) || on_button {
+                    let on_scrollbar = panes
+                        .get(*pane)
+                        .is_ok_and(|(pane, place)| pane.contains_point(*place, at * to_physical));
+                    if !on_scrollbar && !on_button {
+                        let empty = ConversationSelection::new(selection.focus, selection.focus);
+                        selection.set_if_neq(empty);
+                    }
+                    continue;
+                }
+                let now = time.elapsed();
+                let presses = match gesture.last_press {
+                    Some((then, place, presses))
+                        if now - then <= MULTI_CLICK_TIME
+                            && place.distance(at) <= MULTI_CLICK_DISTANCE =>
+                    {
+                        presses % 3 + 1
+                    }
+                    _ => 1,
+                };
+                gesture.last_press = Some((now, at, presses));
+                let Some(to) = rows.place_at(at * to_physical) else {
+                    continue;
+                };
+                let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+                if shift && presses == 1 {
+                    let anchor = selection.anchor;
+                    gesture.drag = Some((Unit::Character, anchor, anchor));
+                    selection.set_if_neq(ConversationSelection::new(anchor, to));
+                    continue;
+                }
+                let unit = [Unit::Character, Unit::Word, Unit::Body][usize::from(presses - 1)];
+                let (first, last) = rows.around(unit, to);
+                gesture.drag = Some((unit, first, last));
+                selection.set_if_neq(ConversationSelection::new(first, last));
+            }
+            _ => {}
+        }
+    }
+    // Held past an edge, the drag scrolls, and the selection grows with what comes into view.
+    let (Some(drag), Some(at)) = (gesture.drag, gesture.at) else {
+        return;
+    };
+    let y = at.y * to_physical;
+    let out = if y < top {
+        y - top
+    } else if y > bottom {
+        y - bottom
+    } else {
+        return;
+    };
+    let speed = EDGE_SCROLL_BASE + EDGE_SCROLL_PER_PIXEL * out.abs() / to_physical;
+    list.scroll_by(f64::from(out.signum() * speed * time.delta_secs()));
+    if let Some(extended) = extended(drag, at) {
+        selection.set_if_neq(extended);
+    }
+    redraw.write(RequestRedraw);
+}
+
+/// Ctrl+A in the focused conversation selects all of it; Ctrl+C or Ctrl+Insert copies the
+/// selection, wherever focus is, when the conversation has it.
+fn select_and_copy_with_keys(
+    mut keys: MessageReader<ConversationInput>,
+    mut selection: ResMut<ConversationSelection>,
+    rows: RowsOnScreen,
+    mut copies: MessageWriter<CopyText>,
+) {
+    for key in keys.read() {
+        match key {
+            ConversationInput::SelectAll => {
+                let len = rows.log.entities().len();
+                let Some(last) = len.checked_sub(1) else {
+                    continue;
+                };
+                let end = rows.message(last).map_or(0, |(_, body)| body.len());
+                selection.set_if_neq(ConversationSelection::new(
+                    TextPlace::default(),
+                    TextPlace::new(last, end),
+                ));
+            }
+            ConversationInput::CopySelection | ConversationInput::Act(MessageAction::Copy)
+                if !selection.is_empty() =>
+            {
+                copies.write(CopyText(selection.text(|place| rows.message(place))));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One selection per window: a selection made in the conversation lets go of the field's, and
+/// one made in the field lets go of the conversation's.
+fn one_selection_per_window(
+    mut selection: ResMut<ConversationSelection>,
+    mut field: Single<&mut Field, With<ChatInput>>,
+) {
+    if selection.is_changed() && !selection.is_empty() {
+        field.drop_selection();
+    } else if field.is_changed() && !field.line().selection().is_empty() && !selection.is_empty() {
+        let focus = selection.focus;
+        *selection = ConversationSelection::new(focus, focus);
+    }
+}
+
+/// Draws each mounted row's part of the selection: the row's text in three spans, the selected
+/// one in the selection's colours. Redrawn for the rows that came to show another message this
+/// frame, and for all when the selection or the theme changes.
+fn draw_selection(
+    selection: Res<ConversationSelection>,
+    theme: Res<Theme>,
+    rows: RowsOnScreen,
+    mounted: Query<(Ref<Item>, &Children), With<MessageRow>>,
+    mut texts: Query<(&mut Text, Option<&Selected>)>,
+    mut commands: Commands,
+) {
+    let all = selection.is_changed() || theme.is_changed();
+    for (item, children) in &mounted {
+        if !all && !item.is_changed() {
+            continue;
+        }
+        let Some(text) = children
+            .first()
+            .and_then(|&bubble| rows.bubbles.get(bubble).ok())
+            .and_then(|bubble| bubble.first().copied())
+        else {
+            continue;
+        };
+        let Ok((mut shown, drawn)) = texts.get_mut(text) else {
+            continue;
+        };
+        let Some((role, body)) = rows.message(item.0) else {
+            continue;
+        };
+        let wanted = selection.of(item.0, body.len());
+        if wanted.as_ref() == drawn && !item.is_changed() && !theme.is_changed() {
+            continue;
+        }
+        let mut entity = commands.entity(text);
+        if wanted.is_none() && drawn.is_none() {
+            // As the row was mounted: one span, all of the text.
+            continue;
+        }
+        let laid = LaidOut::of(role, body);
+        entity.despawn_children();
+        let Some(wanted) = wanted else {
+            shown.0 = laid.text;
+            entity.remove::<Selected>();
+            continue;
+        };
+        let range = laid.range(&wanted);
+        let palette = theme.palette();
+        shown.0 = laid.text[..range.start].to_owned();
+        entity.insert(wanted).with_children(|spans| {
+            spans.spawn((
+                TextSpan::new(&laid.text[range.clone()]),
+                theme::text_font(),
+                TextColor(palette.selection_text),
+                TextBackgroundColor(palette.selection),
+            ));
+            spans.spawn((
+                TextSpan::new(&laid.text[range.end..]),
+                theme::text_font(),
+                TextColor(palette.text),
+            ));
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn selection(from: (usize, usize), to: (usize, usize)) -> ConversationSelection {
+        ConversationSelection::new(TextPlace::new(from.0, from.1), TextPlace::new(to.0, to.1))
+    }
+
+    #[test]
+    fn inside_one_message_the_selected_text_is_copied_as_it_is() {
+        let bodies = ["서울역 3번 출구에서 만나요"];
+        let at = |s: &str| bodies[0].find(s).unwrap();
+        let message = |place: usize| Some((Role::Agent, bodies[place]));
+        let chosen = selection((0, at("3번")), (0, at("에서")));
+        assert_eq!(chosen.text(message), "3번 출구");
+        let backwards = selection((0, at("에서")), (0, at("3번")));
+        assert_eq!(backwards.text(message), "3번 출구", "either direction");
+    }
+
+    #[test]
+    fn across_messages_each_is_a_line_with_its_label_where_that_is_selected() {
+        let bodies = [
+            "안녕하세요",
+            "무엇을 도와드릴까요?",
+            "출구가 어디예요",
+            "3번이요",
+        ];
+        let roles = [Role::User, Role::Agent, Role::User, Role::Agent];
+        let message = |place: usize| Some((roles[place], bodies[place]));
+        let chosen = selection((0, "안녕".len()), (2, "출구".len()));
+        assert_eq!(
+            chosen.text(message),
+            "하세요\n에이전트: 무엇을 도와드릴까요?\n사용자: 출구"
+        );
+        let from_the_start = selection((1, 0), (3, 0));
+        assert_eq!(
+            from_the_start.text(message),
+            "에이전트: 무엇을 도와드릴까요?\n사용자: 출구가 어디예요",
+            "a selection that ends at a body's start takes nothing of that message"
+        );
+    }
+
+    #[test]
+    fn a_long_bodys_cut_and_the_layouts_marks_map_to_its_ends_and_past_them() {
+        let body = "שלום עולם";
+        let laid = LaidOut::of(Role::User, body);
+        assert!(laid.text.starts_with('\u{200F}'), "{:?}", laid.text);
+        for offset in [0, "שלום".len(), body.len()] {
+            let index = laid.index(offset);
+            assert_eq!(laid.body_offset(index), offset, "offset {offset}");
+        }
+        assert_eq!(laid.body_offset(0), 0, "the label is the body's start");
+
+        let long = "가".repeat(super::super::MAX_SHOWN_CHARS + 10);
+        let laid = LaidOut::of(Role::Agent, &long);
+        assert_eq!(laid.index(long.len()), laid.text.len(), "the cut's count");
+        assert_eq!(laid.body_offset(laid.text.len()), long.len());
+        let whole = Selected {
+            body: 0..long.len(),
+            label: false,
+        };
+        assert_eq!(laid.range(&whole).end, laid.text.len());
+    }
+
+    #[test]
+    fn thai_break_marks_are_found_where_the_layout_added_them() {
+        let text = "사용자: สวัสดีครับ";
+        let laid = paragraph::layout_text(text, "สวัสดีครับ");
+        let marks = added_marks(&laid, text);
+        assert!(!marks.is_empty());
+        for mark in marks {
+            assert!(text.is_char_boundary(mark));
+        }
+    }
+}
