@@ -53,10 +53,12 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowEvent>()
         .add_message::<WindowFocused>()
         .add_message::<FieldFull>()
+        .add_message::<Find>()
         .add_message::<CopyNewestReply>()
         .add_message::<ConversationInput>()
         .init_resource::<Clipboard>()
         .register_type::<ChatInput>()
+        .register_type::<FindField>()
         .register_type::<LengthLimitNotice>()
         .register_type::<caret::CaretBlink>()
         .register_type::<caret::CaretBar>()
@@ -132,7 +134,25 @@ pub struct CopyNewestReply;
 
 /// The field refused text: it holds [`MAX_INPUT_CHARS`] characters already.
 #[derive(Message, Debug, Clone, Copy)]
-pub struct FieldFull;
+pub struct FieldFull(pub Entity);
+
+/// What a key asks of the find bar (`view/find.rs`), which the typing passes on in the order
+/// the keys came.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Find {
+    /// Ctrl+F: open the bar (or, open, select its query), with keyboard focus in it; `from`
+    /// is where focus was.
+    Open {
+        /// Where keyboard focus was when Ctrl+F was pressed.
+        from: Option<Entity>,
+    },
+    /// Enter or F3: the next match.
+    Next,
+    /// Shift+Enter or Shift+F3: the match before.
+    Previous,
+    /// Escape in the bar: close it, and give focus back where it was.
+    Close,
+}
 
 /// The most characters the field takes from the keyboard. Plenty for a chat line; it keeps
 /// one line's layout cheap. Lines that arrive longer by other routes are still accepted whole
@@ -145,12 +165,18 @@ pub const LENGTH_LIMIT_NOTICE: &str = "최대 2000자까지 입력할 수 있어
 /// What the empty input shows, so a first-time user knows where to type.
 pub const PLACEHOLDER: &str = "메시지를 입력하고 Enter를 누르세요";
 
-/// Marks the app's one text field.
+/// Marks the field the chat's lines are typed in.
 #[derive(Component, Reflect, Debug, Default)]
 #[reflect(Component)]
 pub struct ChatInput;
 
-/// The text field in `palette`'s colours: focused from the start, single line, with a
+/// Marks the find bar's field (`view/find.rs`): it edits as the chat's field does, and sends
+/// nothing.
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct FindField;
+
+/// The chat's field in `palette`'s colours: focused from the start, single line, with a
 /// placeholder while empty.
 pub fn chat_input(palette: &Palette) -> impl Bundle {
     (
@@ -158,8 +184,59 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
         ChatInput,
         // Input focus from the start: the keys are the field's, and a screen reader starts here.
         AutoFocus,
+        text_field(
+            palette,
+            PLACEHOLDER,
+            accesskit::Role::TextInput,
+            "메시지 입력",
+        ),
+        Node {
+            flex_grow: 1.0,
+            padding: UiRect::all(px(10)),
+            border: UiRect::all(px(2)),
+            // The placeholder does not wrap; in a narrow window it is cut at the border instead
+            // of spilling past it.
+            overflow: Overflow::clip(),
+            ..default()
+        },
+    )
+}
+
+/// The find bar's field, `width` wide, in `palette`'s colours.
+pub fn find_input(palette: &Palette, width: Val) -> impl Bundle {
+    (
+        Name::new("Find input"),
+        FindField,
+        text_field(
+            palette,
+            FIND_PLACEHOLDER,
+            accesskit::Role::SearchInput,
+            "대화에서 찾기",
+        ),
+        Node {
+            width,
+            padding: UiRect::axes(px(8), px(4)),
+            border: UiRect::all(px(2)),
+            overflow: Overflow::clip(),
+            ..default()
+        },
+    )
+}
+
+/// What the empty find field shows.
+pub const FIND_PLACEHOLDER: &str = "대화에서 찾기";
+
+/// A one-line text field showing `placeholder` while empty, which a screen reader tells as
+/// `role` named `label`: the widget, with the app's editing (`Field`), to place in a node.
+fn text_field(
+    palette: &Palette,
+    placeholder: &str,
+    role: accesskit::Role,
+    label: &str,
+) -> impl Bundle {
+    (
         Field::default(),
-        crate::a11y::accessible(accesskit::Role::TextInput, "메시지 입력"),
+        crate::a11y::accessible(role, label),
         children![screen_reader::text_run()],
         TextInput,
         TextInputSettings {
@@ -173,20 +250,11 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
         // theme changes.
         TextInputTextColor(TextColor(palette.text)),
         TextInputPlaceholder {
-            value: PLACEHOLDER.to_owned(),
+            value: placeholder.to_owned(),
             // The widget's default (the text colour at 25% opacity) is too faint to read.
             text_color: Some(TextColor(palette.placeholder)),
             // Keep the hint while the (always focused) field is empty.
             hide_on_focus: false,
-            ..default()
-        },
-        Node {
-            flex_grow: 1.0,
-            padding: UiRect::all(px(10)),
-            border: UiRect::all(px(2)),
-            // The placeholder does not wrap; in a narrow window it is cut at the border instead
-            // of spilling past it.
-            overflow: Overflow::clip(),
             ..default()
         },
         Paint::background(|p| p.input_background).with_border(|p| p.input_border),
@@ -198,7 +266,7 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
 /// keys go, as for any widget.
 fn hide_caret_while_composing(
     focus: Res<InputFocus>,
-    mut fields: Query<(Entity, &Field, &mut TextInputInactive), With<ChatInput>>,
+    mut fields: Query<(Entity, &Field, &mut TextInputInactive)>,
 ) {
     for (entity, field, mut inactive) in &mut fields {
         let active = focus.get() == Some(entity) && !field.line().is_composing();
@@ -240,11 +308,12 @@ pub fn notice(text: &str, colour: Swatch) -> impl Bundle {
 /// hides it once the text is shorter again, by deletion or by submitting.
 fn show_length_limit(
     mut refused: MessageReader<FieldFull>,
-    fields: Query<(Ref<TextInputValue>, &mut Paint), With<ChatInput>>,
+    fields: Query<(Entity, Ref<TextInputValue>, &mut Paint), With<ChatInput>>,
     mut notice: Single<&mut Node, With<LengthLimitNotice>>,
 ) {
-    let full = refused.read().count() > 0;
-    for (value, mut paint) in fields {
+    let refused: Vec<Entity> = refused.read().map(|FieldFull(field)| *field).collect();
+    for (entity, value, mut paint) in fields {
+        let full = refused.contains(&entity);
         let (display, border): (_, Swatch) = if full {
             (Display::Flex, |p| p.warning)
         } else if value.is_changed() && value.0.chars().count() < usize::from(MAX_INPUT_CHARS) {
@@ -271,7 +340,7 @@ fn paint_widget(
             &mut TextInputPlaceholder,
             &Children,
         ),
-        With<ChatInput>,
+        With<Field>,
     >,
     names: Query<(&Name, &Children)>,
     mut spans: Query<&mut TextColor, With<TextSpan>>,

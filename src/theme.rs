@@ -72,6 +72,14 @@ pub struct Palette {
     pub selection_text: Color,
     /// The ring around the message that has keyboard focus.
     pub focus_ring: Color,
+    /// Behind the text a find matched, in the rows.
+    pub find_match: Color,
+    /// The text a find matched.
+    pub find_match_text: Color,
+    /// Behind the find's current match: 3:1 or more against the other matches.
+    pub find_current: Color,
+    /// The text of the find's current match.
+    pub find_current_text: Color,
 }
 
 impl Palette {
@@ -93,6 +101,12 @@ impl Palette {
         selection: Color::srgb_u8(0x8a, 0xb4, 0xf8),
         selection_text: Color::srgb_u8(0x1b, 0x1d, 0x23),
         focus_ring: Color::srgb_u8(0xff, 0xd8, 0x4d),
+        // Matches a dim amber the light text still reads on; the current one bright, with
+        // dark text.
+        find_match: Color::srgb_u8(0x5b, 0x4a, 0x16),
+        find_match_text: Color::srgb_u8(0xec, 0xef, 0xf4),
+        find_current: Color::srgb_u8(0xfa, 0xcc, 0x15),
+        find_current_text: Color::srgb_u8(0x1b, 0x1d, 0x23),
     };
 
     /// Dark text on near-white, for a platform that prefers light.
@@ -111,6 +125,11 @@ impl Palette {
         selection: Color::srgb_u8(0x25, 0x63, 0xeb),
         selection_text: Color::srgb_u8(0xff, 0xff, 0xff),
         focus_ring: Color::srgb_u8(0x6b, 0x21, 0xa8),
+        // Matches pale yellow under dark text; the current one dark orange, with white text.
+        find_match: Color::srgb_u8(0xfd, 0xe6, 0x8a),
+        find_match_text: Color::srgb_u8(0x1b, 0x1f, 0x27),
+        find_current: Color::srgb_u8(0xc2, 0x41, 0x0c),
+        find_current_text: Color::srgb_u8(0xff, 0xff, 0xff),
     };
 }
 

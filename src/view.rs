@@ -16,7 +16,9 @@ use crate::{
 };
 
 pub mod copy;
+pub mod find;
 pub mod focus;
+pub mod highlight;
 pub mod paragraph;
 pub mod recycle;
 pub mod selection;
@@ -30,7 +32,13 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<Bubble>()
         .register_type::<ReplyAnnouncement>()
         .register_type::<SpareRows>()
-        .add_plugins((copy::plugin, focus::plugin, selection::plugin))
+        .add_plugins((
+            copy::plugin,
+            focus::plugin,
+            selection::plugin,
+            find::plugin,
+            highlight::plugin,
+        ))
         .add_systems(Startup, spawn_layout)
         .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));
 }
@@ -101,6 +109,8 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
         ))
         .add_child(conversation)
         .with_child(scroll::scrollbar(conversation))
+        // Over the conversation, out of its layout.
+        .with_child(find::find_bar(&theme))
         .id();
     commands
         .spawn((

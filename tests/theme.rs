@@ -49,6 +49,12 @@ fn text_meets_wcag_aa_on_every_background_it_sits_on() {
                 p.selection_text,
                 p.selection,
             ),
+            ("a found match's text", p.find_match_text, p.find_match),
+            (
+                "the current match's text",
+                p.find_current_text,
+                p.find_current,
+            ),
         ] {
             let ratio = contrast(foreground, background);
             assert!(ratio >= 4.5, "{theme}, {name}: {ratio:.2}:1 is below 4.5:1");
@@ -79,6 +85,12 @@ fn borders_the_scrollbar_and_the_focus_ring_stand_out_from_what_they_sit_on() {
                 p.window_background,
             ),
             ("selection / input", p.selection, p.input_background),
+            // The current match is told from the others by its fill alone.
+            (
+                "current match / other matches",
+                p.find_current,
+                p.find_match,
+            ),
             // The ring is drawn on the window, a little out from the bubble: its pixels were
             // the window's before focus came (WCAG 2.4.13's comparison), and the bubble is
             // what it surrounds.

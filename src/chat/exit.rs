@@ -5,8 +5,18 @@ use bevy::prelude::*;
 use crate::AppSystems;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, exit_on_escape.in_set(AppSystems::ReadInput));
+    app.add_systems(
+        Update,
+        exit_on_escape
+            .in_set(EscapeExits)
+            .in_set(AppSystems::ReadInput),
+    );
 }
+
+/// The exit key's system. A desktop layer that takes Escape for itself in some place (the find
+/// bar closes on it) gives this set a run condition, and the core stays as the spec says.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EscapeExits;
 
 /// Requests a successful [`AppExit`] when Escape is pressed.
 ///

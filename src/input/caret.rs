@@ -21,7 +21,7 @@ use bevy_simple_text_input::{TextInputCursorTimer, TextInputInactive};
 use parley::Cursor;
 
 use super::{
-    ChatInput, Field,
+    Field,
     selection::{CARET, LineText},
 };
 
@@ -94,7 +94,7 @@ pub(super) fn rest_when_idle(
     mut clicks: MessageReader<MouseButtonInput>,
     mut focus: MessageReader<WindowFocused>,
     mut blink: ResMut<CaretBlink>,
-    mut fields: Query<(&mut TextInputCursorTimer, &mut TextInputInactive), With<ChatInput>>,
+    mut fields: Query<(&mut TextInputCursorTimer, &mut TextInputInactive), With<Field>>,
     settings: Option<ResMut<WinitSettings>>,
 ) {
     let now = time.elapsed();
@@ -172,81 +172,88 @@ pub const CARET_WIDTH: f32 = 2.0;
 /// leaves the scroll alone. An engine workaround ([`crate::workarounds`]); canary
 /// `the_widget_scrolls_only_around_its_caret_glyph`.
 pub(super) fn place_bar(
-    fields: Query<(&Field, &ComputedNode), With<ChatInput>>,
+    fields: Query<(Entity, &Field, &ComputedNode)>,
     mut lines: Query<
         (
+            &LineText,
             &ComputedTextBlock,
             &ComputedNode,
             &ChildOf,
             &Children,
             &mut Node,
         ),
-        (With<LineText>, Without<CaretBar>),
+        Without<CaretBar>,
     >,
-    mut viewports: Query<(&mut Node, &mut ScrollPosition), (Without<LineText>, Without<CaretBar>)>,
+    mut viewports: Query<
+        (&mut Node, &mut ScrollPosition, &Children),
+        (Without<LineText>, Without<CaretBar>),
+    >,
     mut bars: Query<(&mut Node, &mut BackgroundColor), With<CaretBar>>,
     colors: Query<&TextColor>,
     mut commands: Commands,
 ) {
-    let (Ok((field, field_node)), Ok((block, text_node, child_of, spans, mut text_style))) =
-        (fields.single(), lines.single_mut())
-    else {
-        return;
-    };
-    let viewport_entity = child_of.parent();
-    let Ok((mut viewport, mut scroll)) = viewports.get_mut(viewport_entity) else {
-        return;
-    };
-    // Parley lays the line out in physical pixels; nodes are placed in logical ones.
-    let layout = block.buffer();
-    let to_logical = text_node.inverse_scale_factor();
-    let line = field.line();
-    let geometry =
-        Cursor::from_byte_index(layout, line.shown_caret(), line.affinity()).geometry(layout, 0.0);
-    // On the pixel grid, as Bevy places nodes: a bar between two pixels would spill into a
-    // third, past the view's edge at the line's end.
-    let x = (geometry.x0 as f32).round() * to_logical;
+    for (entity, field, field_node) in &fields {
+        let Some((_, block, text_node, child_of, spans, mut text_style)) =
+            lines.iter_mut().find(|(line, ..)| line.field() == entity)
+        else {
+            continue;
+        };
+        let viewport_entity = child_of.parent();
+        let Ok((mut viewport, mut scroll, shown)) = viewports.get_mut(viewport_entity) else {
+            continue;
+        };
+        // Parley lays the line out in physical pixels; nodes are placed in logical ones.
+        let layout = block.buffer();
+        let to_logical = text_node.inverse_scale_factor();
+        let line = field.line();
+        let geometry = Cursor::from_byte_index(layout, line.shown_caret(), line.affinity())
+            .geometry(layout, 0.0);
+        // On the pixel grid, as Bevy places nodes: a bar between two pixels would spill into a
+        // third, past the view's edge at the line's end.
+        let x = (geometry.x0 as f32).round() * to_logical;
 
-    // The line starts at the view's left edge, with room after its end for the bar (which the
-    // widget's glyph used to take), and scrolls so that the bar is in view.
-    let room = Val::Px(CARET_WIDTH);
-    if text_style.padding.right != room {
-        text_style.padding.right = room;
-    }
-    if viewport.justify_content != JustifyContent::FlexStart {
-        viewport.justify_content = JustifyContent::FlexStart;
-    }
-    let view = field_node.content_box().width() * field_node.inverse_scale_factor();
-    let width = layout.width().ceil() * to_logical + CARET_WIDTH;
-    let left = scroll_to_show(x, width, view, scroll.x);
-    if scroll.x != left {
-        scroll.x = left;
-    }
+        // The line starts at the view's left edge, with room after its end for the bar (which
+        // the widget's glyph used to take), and scrolls so that the bar is in view.
+        let room = Val::Px(CARET_WIDTH);
+        if text_style.padding.right != room {
+            text_style.padding.right = room;
+        }
+        if viewport.justify_content != JustifyContent::FlexStart {
+            viewport.justify_content = JustifyContent::FlexStart;
+        }
+        let view = field_node.content_box().width() * field_node.inverse_scale_factor();
+        let width = layout.width().ceil() * to_logical + CARET_WIDTH;
+        let left = scroll_to_show(x, width, view, scroll.x);
+        if scroll.x != left {
+            scroll.x = left;
+        }
 
-    // The spans are the text's children, the widget's caret span its second.
-    let color = spans
-        .get(CARET - 1)
-        .and_then(|&span| colors.get(span).ok())
-        .map_or(Color::NONE, |color| color.0);
-    let node = Node {
-        position_type: PositionType::Absolute,
-        left: Val::Px(x),
-        top: Val::Px(0.0),
-        width: Val::Px(CARET_WIDTH),
-        height: Val::Px(text_node.size().y * to_logical),
-        ..default()
-    };
-    if let Ok((mut bar, mut background)) = bars.single_mut() {
-        bar.set_if_neq(node);
-        background.set_if_neq(BackgroundColor(color));
-    } else {
-        commands.spawn((
-            Name::new("Caret"),
-            CaretBar,
-            node,
-            BackgroundColor(color),
-            ChildOf(viewport_entity),
-        ));
+        // The spans are the text's children, the widget's caret span its second.
+        let color = spans
+            .get(CARET - 1)
+            .and_then(|&span| colors.get(span).ok())
+            .map_or(Color::NONE, |color| color.0);
+        let node = Node {
+            position_type: PositionType::Absolute,
+            left: Val::Px(x),
+            top: Val::Px(0.0),
+            width: Val::Px(CARET_WIDTH),
+            height: Val::Px(text_node.size().y * to_logical),
+            ..default()
+        };
+        let bar = shown.iter().find(|&child| bars.contains(child));
+        if let Some((mut bar, mut background)) = bar.and_then(|bar| bars.get_mut(bar).ok()) {
+            bar.set_if_neq(node);
+            background.set_if_neq(BackgroundColor(color));
+        } else {
+            commands.spawn((
+                Name::new("Caret"),
+                CaretBar,
+                node,
+                BackgroundColor(color),
+                ChildOf(viewport_entity),
+            ));
+        }
     }
 }
 

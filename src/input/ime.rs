@@ -4,12 +4,13 @@
 //! What the IME types is applied to the line with the keys, in order (`super::typing`).
 
 use bevy::{
+    input_focus::InputFocus,
     prelude::*,
     ui::{ComputedUiRenderTargetInfo, UiGlobalTransform},
     window::PrimaryWindow,
 };
 
-use super::{ChatInput, caret::CaretBar};
+use super::{ChatInput, Field, caret::CaretBar};
 
 /// Allows the IME on the window and tells it where the caret is, so the platform draws its
 /// candidate list under the syllable being composed rather than at the window's corner.
@@ -21,21 +22,37 @@ use super::{ChatInput, caret::CaretBar};
 /// no `EditableText` has it; this field is not one.
 pub(super) fn place_ime_window(
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
+    input_focus: Res<InputFocus>,
+    chat: Single<Entity, With<ChatInput>>,
     fields: Query<
         (
             Ref<ComputedNode>,
             Ref<UiGlobalTransform>,
             &ComputedUiRenderTargetInfo,
         ),
-        With<ChatInput>,
+        With<Field>,
     >,
-    bars: Query<(&ComputedNode, Ref<UiGlobalTransform>), With<CaretBar>>,
+    bars: Query<(&ComputedNode, Ref<UiGlobalTransform>, &ChildOf), With<CaretBar>>,
+    parents: Query<&ChildOf>,
 ) {
-    let (Ok(mut window), Ok((node, transform, target))) = (windows.single_mut(), fields.single())
+    // The focused field, or the chat's while focus is elsewhere: what is typed lands there.
+    let field = input_focus
+        .get()
+        .filter(|&focused| fields.contains(focused))
+        .unwrap_or(*chat);
+    let (Ok(mut window), Ok((node, transform, target))) = (windows.single_mut(), fields.get(field))
     else {
         return;
     };
-    let bar = bars.single().ok();
+    // The field's bar stands in the field's text viewport.
+    let bar = bars
+        .iter()
+        .find(|(_, _, ChildOf(viewport))| {
+            parents
+                .get(*viewport)
+                .is_ok_and(|parent| parent.parent() == field)
+        })
+        .map(|(bar, at, _)| (bar, at));
     let moved = node.is_changed()
         || transform.is_changed()
         || bar.as_ref().is_some_and(|(_, at)| at.is_changed());

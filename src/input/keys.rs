@@ -11,7 +11,7 @@ use bevy::{
     prelude::*,
 };
 
-use super::{ConversationInput, editor::Motion};
+use super::{ConversationInput, Find, editor::Motion};
 
 /// What a key asks of the field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,21 +211,30 @@ pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
     Some(action)
 }
 
+/// What the key press `key` asks of the find bar, with `held` held, and with focus in the bar's
+/// field or not: Ctrl+F opens it, F3 and Shift+F3 go to the next and previous match from
+/// anywhere; in the bar, Enter and Shift+Enter do too, and Escape closes it.
+pub fn find(key: &KeyboardInput, held: Modifiers, in_bar: bool) -> Option<Find> {
+    if !key.state.is_pressed() || held.alt.contains(&true) || held.meta.contains(&true) {
+        return None;
+    }
+    let (ctrl, shift) = (held.ctrl(), held.shift());
+    let onwards = if shift { Find::Previous } else { Find::Next };
+    match key.key_code {
+        KeyCode::F3 if !ctrl => Some(onwards),
+        KeyCode::Enter | KeyCode::NumpadEnter if in_bar && !ctrl => Some(onwards),
+        KeyCode::Escape if in_bar => Some(Find::Close),
+        _ if ctrl && !shift && letter(key).as_deref() == Some("f") => {
+            Some(Find::Open { from: None })
+        }
+        _ => None,
+    }
+}
+
 /// Ctrl with a letter: the letter as the layout names it, so Ctrl+V is where V is; on a layout
 /// without Latin letters (Cyrillic, say), the key's place on a US keyboard, as browsers do.
 fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
-    let letter = match &key.logical_key {
-        Key::Character(text) if text.is_ascii() => text.to_ascii_lowercase(),
-        _ => match key.key_code {
-            KeyCode::KeyA => "a".into(),
-            KeyCode::KeyC => "c".into(),
-            KeyCode::KeyV => "v".into(),
-            KeyCode::KeyX => "x".into(),
-            KeyCode::KeyY => "y".into(),
-            KeyCode::KeyZ => "z".into(),
-            _ => return None,
-        },
-    };
+    let letter = letter(key)?;
     Some(match (letter.as_str(), shift) {
         ("a", false) => Action::SelectAll,
         ("c", false) => Action::Copy,
@@ -235,6 +244,23 @@ fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
         ("z", false) => Action::Undo,
         ("z", true) | ("y", false) => Action::Redo,
         _ => return None,
+    })
+}
+
+/// The letter of a key pressed with Ctrl (see [`letter_shortcut`]).
+fn letter(key: &KeyboardInput) -> Option<String> {
+    Some(match &key.logical_key {
+        Key::Character(text) if text.is_ascii() => text.to_ascii_lowercase(),
+        _ => match key.key_code {
+            KeyCode::KeyA => "a".into(),
+            KeyCode::KeyC => "c".into(),
+            KeyCode::KeyF => "f".into(),
+            KeyCode::KeyV => "v".into(),
+            KeyCode::KeyX => "x".into(),
+            KeyCode::KeyY => "y".into(),
+            KeyCode::KeyZ => "z".into(),
+            _ => return None,
+        },
     })
 }
 

@@ -11,7 +11,7 @@ use accesskit::{Node as AccessNode, NodeId, Role as AccessRole, TextPosition, Te
 use bevy::{a11y::AccessibilityNode, prelude::*};
 use bevy_simple_text_input::TextInputValue;
 
-use super::{ChatInput, Field};
+use super::Field;
 
 /// Marks the field's text run: a child of the field that only screen readers see.
 #[derive(Component, Debug, Default)]
@@ -20,7 +20,7 @@ pub(super) struct FieldText;
 /// The field's text run. Out of layout: the widget draws the text, this only tells it.
 pub(super) fn text_run() -> impl Bundle {
     (
-        Name::new("Chat input text run"),
+        Name::new("Field text run"),
         FieldText,
         AccessibilityNode(AccessNode::new(AccessRole::TextRun)),
         Node {
@@ -32,11 +32,8 @@ pub(super) fn text_run() -> impl Bundle {
 
 /// Tells the field's text, caret and selection whenever the line changes.
 pub(super) fn describe_field(
-    mut fields: Query<
-        (&TextInputValue, &Field, &mut AccessibilityNode, &Children),
-        (With<ChatInput>, Changed<Field>),
-    >,
-    mut runs: Query<&mut AccessibilityNode, (With<FieldText>, Without<ChatInput>)>,
+    mut fields: Query<(&TextInputValue, &Field, &mut AccessibilityNode, &Children), Changed<Field>>,
+    mut runs: Query<&mut AccessibilityNode, (With<FieldText>, Without<Field>)>,
 ) {
     for (value, field, mut entry, children) in &mut fields {
         let Some(run_entity) = children.iter().find(|&child| runs.contains(child)) else {

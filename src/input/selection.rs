@@ -31,7 +31,7 @@ use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextF
 use parley::{Cluster, Cursor, Layout};
 
 use super::{
-    ChatInput, Field,
+    Field,
     editor::{Affinity, LineEditor, nearest_boundary},
 };
 use crate::theme::Theme;
@@ -77,11 +77,18 @@ enum Decoration {
 /// byte for byte, since the widget's caret glyph is taken out of it.
 #[derive(Component, Debug)]
 pub(super) struct LineText {
+    /// The field whose line this is.
+    field: Entity,
     /// The line as shown (with the composition, if any).
     shown: String,
 }
 
 impl LineText {
+    /// The field whose line this is.
+    pub(super) fn field(&self) -> Entity {
+        self.field
+    }
+
     /// Where a click at `x` (physical pixels from the text's left edge) lands: the byte the
     /// caret goes to and the side it shows beside, and the start of the clicked cluster (what a
     /// double-click's word is looked up from). Both come from Parley's hit test on the line's
@@ -164,15 +171,12 @@ fn inner_text(entity: Entity, children: &Query<&Children>, names: &Query<&Name>)
 /// the line, the theme or the field's font or colour changes.
 fn decorate(
     theme: Res<Theme>,
-    fields: Query<
-        (
-            Entity,
-            Ref<Field>,
-            Ref<TextInputTextFont>,
-            Ref<TextInputTextColor>,
-        ),
-        With<ChatInput>,
-    >,
+    fields: Query<(
+        Entity,
+        Ref<Field>,
+        Ref<TextInputTextFont>,
+        Ref<TextInputTextColor>,
+    )>,
     children: Query<&Children>,
     names: Query<&Name>,
     mut lines: Query<&mut LineText>,
@@ -202,6 +206,7 @@ fn decorate(
             *writer.text(text, CARET) = caret_span.to_owned();
         }
         let laid_out = LineText {
+            field: entity,
             shown: shown.to_string(),
         };
         if let Ok(mut line_text) = lines.get_mut(text) {
@@ -281,23 +286,23 @@ impl<'a> Parts<'a> {
     }
 }
 
-/// Where the pointer is, whether a press on the field is being dragged, and the last press
-/// (for double-clicks).
+/// Where the pointer is, which field a press is being dragged in, and the last press (for
+/// double-clicks).
 #[derive(Debug, Default)]
 pub(super) struct Pointer {
     at: Option<Vec2>,
-    dragging: bool,
+    dragging: Option<Entity>,
     last_press: Option<(Duration, Vec2)>,
 }
 
-/// Places the caret where the field is clicked, extends the selection while the button is held
+/// Places the caret where a field is clicked, extends the selection while the button is held
 /// and the pointer moves, and selects the word under a double-click. Reads the pointer's
 /// messages in the order they came, so a quick press, move and release still drags.
 pub(super) fn point_and_drag(
     mut events: MessageReader<WindowEvent>,
     mut pointer: Local<Pointer>,
     time: Res<Time<Real>>,
-    mut fields: Query<(Entity, &mut Field, &ComputedNode, &UiGlobalTransform), With<ChatInput>>,
+    mut fields: Query<(Entity, &mut Field, &ComputedNode, &UiGlobalTransform)>,
     lines: Query<(
         &LineText,
         &ComputedTextBlock,
@@ -306,44 +311,48 @@ pub(super) fn point_and_drag(
     )>,
     mut input_focus: ResMut<InputFocus>,
 ) {
-    // Most frames bring no pointer or key events: nothing to look up then.
-    if events.is_empty() {
-        return;
-    }
-    let (
-        Ok((entity, mut field, node, transform)),
-        Ok((laid_out, layout, text_node, text_transform)),
-    ) = (fields.single_mut(), lines.single())
-    else {
-        events.clear();
-        return;
+    // Where a pointer at `at` (logical pixels) lands in `field`'s line.
+    let hit = |field: Entity, at: Vec2| {
+        let (laid_out, layout, node, transform) =
+            lines.iter().find(|(line, ..)| line.field == field)?;
+        // The pointer comes in logical pixels, layout is in physical ones.
+        let x = at.x * node.inverse_scale_factor().recip();
+        let left = transform.transform_point2(-node.size() / 2.0).x;
+        Some(laid_out.hit(layout.buffer(), x - left))
     };
-    // The pointer comes in logical pixels, layout is in physical ones.
-    let to_physical = node.inverse_scale_factor().recip();
-    let text_left = text_transform.transform_point2(-text_node.size() / 2.0).x;
-    let hit = |x: f32| laid_out.hit(layout.buffer(), x * to_physical - text_left);
     for event in events.read() {
         match event {
             WindowEvent::CursorMoved(moved) => {
                 pointer.at = Some(moved.position);
-                if pointer.dragging && !field.line().is_composing() {
-                    let ((caret, affinity), _) = hit(moved.position.x);
+                if let Some(dragged) = pointer.dragging
+                    && let Ok((_, mut field, _, _)) = fields.get_mut(dragged)
+                    && !field.line().is_composing()
+                    && let Some(((caret, affinity), _)) = hit(dragged, moved.position)
+                {
                     field.line_mut().place_beside(caret, affinity, true);
                 }
             }
             WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
                 if !button.state.is_pressed() {
-                    pointer.dragging = false;
+                    pointer.dragging = None;
                     continue;
                 }
                 let Some(at) = pointer.at else {
                     continue;
                 };
-                if !node.contains_point(*transform, at * to_physical) || field.line().is_composing()
-                {
+                let pressed = fields.iter_mut().find(|(_, _, node, transform)| {
+                    node.contains_point(**transform, at * node.inverse_scale_factor().recip())
+                });
+                let Some((entity, mut field, _, _)) = pressed else {
+                    continue;
+                };
+                let Some(((caret, affinity), cluster)) = hit(entity, at) else {
+                    continue;
+                };
+                if field.line().is_composing() {
                     continue;
                 }
-                // A click in the field gives it keyboard focus back from the conversation.
+                // A click in a field gives it keyboard focus.
                 if input_focus.get() != Some(entity) {
                     input_focus.set(entity, FocusCause::Pressed);
                 }
@@ -351,13 +360,12 @@ pub(super) fn point_and_drag(
                 let double = pointer.last_press.is_some_and(|(then, place)| {
                     now - then <= DOUBLE_CLICK_TIME && place.distance(at) <= DOUBLE_CLICK_DISTANCE
                 });
-                let ((caret, affinity), cluster) = hit(at.x);
                 if double {
                     field.line_mut().select_word_at(cluster);
                     pointer.last_press = None;
                 } else {
                     field.line_mut().place_beside(caret, affinity, false);
-                    pointer.dragging = true;
+                    pointer.dragging = Some(entity);
                     pointer.last_press = Some((now, at));
                 }
             }

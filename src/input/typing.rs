@@ -42,7 +42,7 @@ use bevy_simple_text_input::{
 use parley::Layout;
 
 use super::{
-    ChatInput, ConversationInput, CopyNewestReply, FieldFull, MAX_INPUT_CHARS,
+    ChatInput, ConversationInput, CopyNewestReply, FieldFull, Find, FindField, MAX_INPUT_CHARS,
     clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
     editor::{LineEditor, Motion, starts_right_to_left},
     keys::{self, Action, Modifiers},
@@ -96,6 +96,21 @@ impl Field {
         }
     }
 
+    /// Selects the whole line.
+    pub fn select_all(&mut self) {
+        if !self.line.is_composing() {
+            self.line.select_all();
+        }
+    }
+
+    /// Replaces the line with `text`, all of it selected: what a find bar opens with.
+    pub fn set_text_selected(&mut self, text: &str) {
+        if !self.line.is_composing() {
+            self.line.replace_all(text);
+            self.line.select_all();
+        }
+    }
+
     /// Spec step 1, what Enter does: the line leaves as the widget's submit message, as typed
     /// (blank or not: the chat decides what a blank line is), and the field is empty at once.
     /// `entity` is the field's.
@@ -130,8 +145,9 @@ enum Typed {
 #[derive(Debug, Default)]
 pub(super) struct Backlog {
     typed: VecDeque<Typed>,
-    /// Since when a paste waits for the clipboard, on the real-time clock.
-    pasting: Option<Duration>,
+    /// Since when a paste waits for the clipboard, on the real-time clock, and the field it is
+    /// for.
+    pasting: Option<(Duration, Entity)>,
     held: Modifiers,
     /// Since when a composition has ended with nothing committed yet, on the real-time clock.
     uncommitted: Option<Duration>,
@@ -160,6 +176,7 @@ pub(super) struct Outcomes<'w> {
     copies: MessageWriter<'w, WriteClipboard>,
     newest_reply: MessageWriter<'w, CopyNewestReply>,
     conversation: MessageWriter<'w, ConversationInput>,
+    finds: MessageWriter<'w, Find>,
 }
 
 /// The frame's typing, read in the order it came.
@@ -172,22 +189,22 @@ pub(super) struct Typing<'w, 's> {
     keyboard_lost: MessageReader<'w, 's, KeyboardFocusLost>,
 }
 
-/// Applies the frame's typing to the field, in order; typing after a pending paste waits.
+/// Applies the frame's typing to the focused field (the chat's, or the find bar's), in order;
+/// typing after a pending paste waits.
 pub(super) fn edit_field(
     mut typing: Typing,
     mut pasted: MessageReader<ClipboardText>,
     mut backlog: Local<Backlog>,
     time: Res<Time<Real>>,
     mut input_focus: ResMut<InputFocus>,
-    field: Single<(Entity, &mut Field), With<ChatInput>>,
+    chat: Single<Entity, With<ChatInput>>,
+    finder: Query<Entity, With<FindField>>,
+    mut fields: Query<&mut Field>,
     line_text: Query<(&LineText, &ComputedTextBlock)>,
     mut out: Outcomes,
 ) {
-    let (entity, mut field) = field.into_inner();
-    let laid_out = line_text
-        .single()
-        .ok()
-        .map(|(text, block)| (text, block.buffer()));
+    let chat = *chat;
+    let finder = finder.single().ok();
     let fresh = typing.in_arrival_order();
     backlog.typed.extend(fresh);
     if typing.keyboard_lost.read().count() > 0 {
@@ -196,16 +213,17 @@ pub(super) fn edit_field(
     }
     // An answer that comes after the paste was given up is too late to land anywhere.
     if let Some(ClipboardText(text)) = pasted.read().last()
-        && backlog.pasting.take().is_some()
+        && let Some((_, into)) = backlog.pasting.take()
         && let Some(text) = text
+        && let Ok(mut field) = fields.get_mut(into)
         && !field.line.paste(text)
     {
-        out.full.write(FieldFull);
+        out.full.write(FieldFull(into));
     }
     let now = time.elapsed();
     if backlog
         .pasting
-        .is_some_and(|since| now.saturating_sub(since) >= PASTE_PATIENCE)
+        .is_some_and(|(since, _)| now.saturating_sub(since) >= PASTE_PATIENCE)
     {
         backlog.pasting = None;
         warn!(
@@ -220,18 +238,24 @@ pub(super) fn edit_field(
         // No commit: the composition was dropped (Backspace took its last jamo, say).
         backlog.release_keys();
     }
-    // Keys go where focus is at each key: a Tab, or a letter typed in the conversation, moves
-    // it for the keys after it in the same frame.
-    let mut focused = input_focus.get() == Some(entity);
-    let take_focus = |focused: &mut bool, input_focus: &mut InputFocus| {
-        *focused = true;
-        if input_focus.get() != Some(entity) {
-            input_focus.set(entity, FocusCause::Navigated);
+    // Keys go where focus is at each key: a Tab, Ctrl+F, or a letter typed in the conversation,
+    // moves it for the keys after it in the same frame. `None`: the conversation.
+    let mut at = input_focus
+        .get()
+        .filter(|&focused| fields.contains(focused));
+    let take_focus = |at: &mut Option<Entity>, input_focus: &mut InputFocus, to: Entity| {
+        *at = Some(to);
+        if input_focus.get() != Some(to) {
+            input_focus.set(to, FocusCause::Navigated);
         }
     };
     while backlog.pasting.is_none()
         && let Some(typed) = backlog.typed.pop_front()
     {
+        let composing = |at: Option<Entity>| {
+            at.and_then(|field| fields.get(field).ok())
+                .is_some_and(|field| field.line.is_composing())
+        };
         let action = match typed {
             Typed::Key(key) if backlog.uncommitted.is_some() => {
                 backlog.after_commit.push(Typed::Key(key));
@@ -240,35 +264,58 @@ pub(super) fn edit_field(
             Typed::Key(key) => {
                 backlog.held.note(&key);
                 // While the IME composes, keys are its own.
-                if field.line.is_composing() {
+                if composing(at) {
                     continue;
                 }
-                if keys::switches_focus(&key, backlog.held) {
-                    if focused {
-                        out.conversation.write(ConversationInput::Focus);
-                        focused = false;
-                    } else {
-                        take_focus(&mut focused, &mut input_focus);
-                    }
-                    continue;
-                }
-                if !focused {
-                    // A character typed in the conversation goes back to the field, and types.
-                    if !keys::types(&key, backlog.held) {
-                        if let Some(input) = keys::in_conversation(&key, backlog.held) {
-                            out.conversation.write(input);
+                if let Some(mut find) = keys::find(&key, backlog.held, at.is_some() && at == finder)
+                {
+                    if let Find::Open { from } = &mut find {
+                        *from = at.or(input_focus.get());
+                        if let Some(finder) = finder {
+                            take_focus(&mut at, &mut input_focus, finder);
                         }
-                        continue;
                     }
-                    take_focus(&mut focused, &mut input_focus);
-                } else if let Some(scroll) = keys::scroll(&key, backlog.held) {
+                    if find == Find::Close {
+                        // Focus goes back where it was (`view/find.rs`).
+                        at = None;
+                    }
+                    out.finds.write(find);
+                    continue;
+                }
+                if at.is_some() && at == finder {
+                    // The find bar's line edits as the field's does; it sends nothing.
+                    match keys::action(&key, backlog.held) {
+                        Some(Action::Submit | Action::Earlier | Action::Later) | None => continue,
+                        Some(action) => action,
+                    }
+                } else if keys::switches_focus(&key, backlog.held) {
+                    if at == Some(chat) {
+                        out.conversation.write(ConversationInput::Focus);
+                        at = None;
+                    } else {
+                        take_focus(&mut at, &mut input_focus, chat);
+                    }
+                    continue;
+                } else if at.is_none() && !keys::types(&key, backlog.held) {
+                    if let Some(input) = keys::in_conversation(&key, backlog.held) {
+                        out.conversation.write(input);
+                    }
+                    continue;
+                } else if let Some(scroll) = keys::scroll(&key, backlog.held)
+                    && at.is_some()
+                {
                     out.conversation.write(ConversationInput::Scroll(scroll));
                     continue;
+                } else {
+                    // A character typed in the conversation goes back to the field, and types.
+                    if at.is_none() {
+                        take_focus(&mut at, &mut input_focus, chat);
+                    }
+                    let Some(action) = keys::action(&key, backlog.held) else {
+                        continue;
+                    };
+                    action
                 }
-                let Some(action) = keys::action(&key, backlog.held) else {
-                    continue;
-                };
-                action
             }
             Typed::Ime(ime) => {
                 let emptied = empties_preedit(&ime);
@@ -278,12 +325,15 @@ pub(super) fn edit_field(
                     backlog.release_keys();
                     continue;
                 }
-                let ended = emptied && field.line.is_composing();
-                // Text from the input method is typing too: it lands in the field.
-                if !focused && ime_types(&ime) {
-                    take_focus(&mut focused, &mut input_focus);
+                let ended = emptied && composing(at);
+                // Text from the input method is typing too: from the conversation, it lands in
+                // the chat's field.
+                if at.is_none() && ime_types(&ime) {
+                    take_focus(&mut at, &mut input_focus, chat);
                 }
-                ime_edit(&mut field.line, &ime, &mut out);
+                if let Some(mut field) = at.and_then(|field| fields.get_mut(field).ok()) {
+                    ime_edit(&mut field.line, &ime, at.unwrap_or(chat), &mut out);
+                }
                 if ended {
                     backlog.uncommitted = Some(now);
                 } else if !emptied {
@@ -304,17 +354,30 @@ pub(super) fn edit_field(
                 continue;
             }
             Typed::FocusLost => {
-                if field.line.is_composing() {
-                    field.line.compose("", None);
+                for mut field in &mut fields {
+                    if field.line.is_composing() {
+                        field.line.compose("", None);
+                    }
                 }
                 continue;
             }
         };
+        let Some(entity) = at else {
+            continue;
+        };
         if action == Action::Paste {
             out.reads.write(ReadClipboard);
-            backlog.pasting = Some(now);
+            backlog.pasting = Some((now, entity));
             continue;
         }
+        let Ok(mut field) = fields.get_mut(entity) else {
+            continue;
+        };
+        // Only the chat's field is laid out with the line as it is (`super::selection`).
+        let laid_out = line_text
+            .iter()
+            .find(|(text, _)| text.field() == entity)
+            .map(|(text, block)| (text, block.buffer()));
         apply(action, entity, &mut field, laid_out, &mut out);
     }
     if backlog.uncommitted.is_some() {
@@ -373,7 +436,7 @@ fn empties_preedit(ime: &Ime) -> bool {
 
 /// What one IME message does: a preedit replaces the composition, a commit makes it text, and
 /// switching the IME on or off drops a composition left over.
-fn ime_edit(line: &mut LineEditor, ime: &Ime, out: &mut Outcomes) {
+fn ime_edit(line: &mut LineEditor, ime: &Ime, field: Entity, out: &mut Outcomes) {
     let fitted = match ime {
         Ime::Preedit { value, cursor, .. } => line.compose(value, cursor.map(|(_, end)| end)),
         Ime::Commit { value, .. } => {
@@ -383,7 +446,7 @@ fn ime_edit(line: &mut LineEditor, ime: &Ime, out: &mut Outcomes) {
         Ime::Enabled { .. } | Ime::Disabled { .. } => line.compose("", None),
     };
     if !fitted {
-        out.full.write(FieldFull);
+        out.full.write(FieldFull(field));
     }
 }
 
@@ -448,7 +511,7 @@ fn apply(
         Action::Later => history.later(line),
         Action::Type(text) => {
             if !line.type_text(&text) {
-                out.full.write(FieldFull);
+                out.full.write(FieldFull(entity));
             }
         }
         // Submit is sent above; a paste is started by the caller, since it waits for the

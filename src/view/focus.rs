@@ -53,6 +53,7 @@ pub(super) fn plugin(app: &mut App) {
                 .after(FieldSystems)
                 // Ctrl+C copies the selection, if one was made in the same frame.
                 .after(super::selection::SelectionSystems)
+                .before(super::find::FindSystems)
                 .before(ScrollInput)
                 .in_set(AppSystems::ReadInput),
         )

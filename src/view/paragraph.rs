@@ -4,11 +4,15 @@
 //! Both come out as invisible characters in the row's [`Text`](bevy::prelude::Text) only: the
 //! message, what the screen reader hears and what is copied stay as typed.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, ops::Range};
 
 use icu_segmenter::{LineSegmenter, options::LineBreakOptions};
 
-use crate::input::editor::starts_right_to_left;
+use super::{row_text, shown_len};
+use crate::{
+    chat::{Role, RoleStyle},
+    input::editor::starts_right_to_left,
+};
 
 /// Right-to-left mark: a strong right-to-left character that draws nothing.
 const RLM: char = '\u{200F}';
@@ -69,6 +73,92 @@ fn is_thai(c: char) -> bool {
     ('\u{0E00}'..='\u{0E7F}').contains(&c)
 }
 
+/// A row's text as laid out, and how its bytes stand to the message's body: the label comes
+/// first, a long body is cut ([`super::shown_body`]), and the layout may add marks that draw
+/// nothing (a right-to-left mark, Thai's line-break marks: [`layout_text`]).
+pub(super) struct LaidOut {
+    /// The text as laid out.
+    pub(super) text: String,
+    /// The label's bytes (`사용자: `) in the row's text.
+    label: usize,
+    /// The body's bytes shown as they are.
+    kept: usize,
+    /// The body's bytes.
+    body: usize,
+    /// Where the layout added a mark, as offsets into the row's text (before the marks).
+    marks: Vec<usize>,
+}
+
+/// Every mark the layout adds (U+200F, U+200B) is three bytes long in UTF-8.
+const MARK_LEN: usize = 3;
+
+impl LaidOut {
+    pub(super) fn of(role: Role, body: &str) -> Self {
+        let text = row_text(role, body);
+        let laid = layout_text(&text, body);
+        let marks = match &laid {
+            Cow::Borrowed(_) => Vec::new(),
+            Cow::Owned(laid) => added_marks(laid, &text),
+        };
+        Self {
+            label: RoleStyle::of(role).text("").len(),
+            kept: shown_len(body),
+            body: body.len(),
+            text: laid.into_owned(),
+            marks,
+        }
+    }
+
+    /// The body offset of the layout's byte `index`: the body's start for the label, its end
+    /// for the count of what a long row does not show.
+    pub(super) fn body_offset(&self, index: usize) -> usize {
+        let mut before = 0;
+        for (k, &mark) in self.marks.iter().enumerate() {
+            if mark + k * MARK_LEN < index {
+                before += 1;
+            }
+        }
+        let in_text = index.saturating_sub(before * MARK_LEN);
+        match in_text.checked_sub(self.label) {
+            None => 0,
+            Some(offset) if offset > self.kept => self.body,
+            Some(offset) => offset,
+        }
+    }
+
+    /// The layout's byte for the body offset `offset`.
+    pub(super) fn index(&self, offset: usize) -> usize {
+        if offset > self.kept || (offset == self.body && self.kept < self.body) {
+            return self.text.len();
+        }
+        let in_text = self.label + offset;
+        in_text + MARK_LEN * self.marks.iter().filter(|&&mark| mark <= in_text).count()
+    }
+
+    /// The bytes of the laid-out text that show `body` (a range of the body's bytes), and the
+    /// label before it when `label`.
+    pub(super) fn range(&self, body: Range<usize>, label: bool) -> Range<usize> {
+        let start = if label { 0 } else { self.index(body.start) };
+        start..self.index(body.end).max(start)
+    }
+}
+
+/// The offsets in `text` where `laid` (the same text with marks added) has a mark.
+fn added_marks(laid: &str, text: &str) -> Vec<usize> {
+    let mut marks = Vec::new();
+    let mut original = text.char_indices().peekable();
+    for c in laid.chars() {
+        match original.peek() {
+            Some(&(_, o)) if o == c => {
+                original.next();
+            }
+            Some(&(at, _)) => marks.push(at),
+            None => marks.push(text.len()),
+        }
+    }
+    marks
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +210,35 @@ mod tests {
             let before = laid_out[..at].chars().next_back().unwrap();
             let after = laid_out[at + ZWSP.len_utf8()..].chars().next().unwrap();
             assert!(is_thai(before) && is_thai(after), "{laid_out:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_bodys_cut_and_the_layouts_marks_map_to_its_ends_and_past_them() {
+        let body = "שלום עולם";
+        let laid = LaidOut::of(Role::User, body);
+        assert!(laid.text.starts_with('\u{200F}'), "{:?}", laid.text);
+        for offset in [0, "שלום".len(), body.len()] {
+            let index = laid.index(offset);
+            assert_eq!(laid.body_offset(index), offset, "offset {offset}");
+        }
+        assert_eq!(laid.body_offset(0), 0, "the label is the body's start");
+
+        let long = "가".repeat(super::super::MAX_SHOWN_CHARS + 10);
+        let laid = LaidOut::of(Role::Agent, &long);
+        assert_eq!(laid.index(long.len()), laid.text.len(), "the cut's count");
+        assert_eq!(laid.body_offset(laid.text.len()), long.len());
+        assert_eq!(laid.range(0..long.len(), false).end, laid.text.len());
+    }
+
+    #[test]
+    fn thai_break_marks_are_found_where_the_layout_added_them() {
+        let text = "사용자: สวัสดีครับ";
+        let laid = layout_text(text, "สวัสดีครับ");
+        let marks = added_marks(&laid, text);
+        assert!(!marks.is_empty());
+        for mark in marks {
+            assert!(text.is_char_boundary(mark));
         }
     }
 }

@@ -10,9 +10,9 @@
 //! else lets go of it (the scrollbar and the `복사` button aside).
 //!
 //! The selection is kept as two places in the log, never as rows: [`ConversationSelection`].
-//! Rows are recycled to other messages as the view moves (`view/recycle.rs`), so each frame a
-//! row's highlight is drawn from its place alone (`draw_selection`): it survives scrolling
-//! away and back, new messages and a resize, and a recycled row never keeps another's.
+//! Rows are recycled to other messages as the view moves (`view/recycle.rs`), so a row draws its
+//! part of the selection from the place it shows (`view/highlight.rs`): the selection survives
+//! scrolling away and back, new messages and a resize, and a recycled row never keeps another's.
 //!
 //! One selection per window: making one here lets go of the field's, and the field's lets go of
 //! this one. Ctrl+C (or Ctrl+Insert) copies the one there is, in the field or in the
@@ -23,11 +23,11 @@
 //! A press here leaves keyboard focus where it is: the field keeps its caret, and an input
 //! method's composition there goes on.
 
-use std::{borrow::Cow, ops::Range, time::Duration};
+use std::{ops::Range, time::Duration};
 
 use bevy::{
     prelude::*,
-    text::{ComputedTextBlock, TextBackgroundColor},
+    text::ComputedTextBlock,
     ui::UiGlobalTransform,
     window::{RequestRedraw, WindowEvent},
 };
@@ -36,7 +36,7 @@ use parley::Cursor;
 use super::{
     Bubble, Conversation, MessageRow,
     copy::{CopyButton, CopyText},
-    paragraph, row_text, shown_len,
+    paragraph::LaidOut,
 };
 use crate::{
     AppSystems,
@@ -46,7 +46,6 @@ use crate::{
         editor::{nearest_boundary, word_at},
     },
     scroll::{Item, ScrollInput, VirtualList},
-    theme::{self, Theme},
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -56,20 +55,15 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (
-                    select_with_pointer,
-                    select_and_copy_with_keys,
-                    one_selection_per_window,
-                )
-                    .chain()
-                    .in_set(SelectionSystems)
-                    .after(FieldSystems)
-                    .before(ScrollInput)
-                    .in_set(AppSystems::ReadInput),
-                draw_selection
-                    .after(super::mount_rows)
-                    .in_set(AppSystems::SpawnRows),
-            ),
+                select_with_pointer,
+                select_and_copy_with_keys,
+                one_selection_per_window,
+            )
+                .chain()
+                .in_set(SelectionSystems)
+                .after(FieldSystems)
+                .before(ScrollInput)
+                .in_set(AppSystems::ReadInput),
         );
 }
 
@@ -192,95 +186,6 @@ impl ConversationSelection {
     }
 }
 
-/// A row's text as laid out, and how its bytes stand to the message's body: the label comes
-/// first, a long body is cut ([`super::shown_body`]), and the layout may add marks that draw
-/// nothing (a right-to-left mark, Thai's line-break marks: `paragraph`).
-struct LaidOut {
-    /// The text as laid out.
-    text: String,
-    /// The label's bytes (`사용자: `) in the row's text.
-    label: usize,
-    /// The body's bytes shown as they are.
-    kept: usize,
-    /// The body's bytes.
-    body: usize,
-    /// Where the layout added a mark, as offsets into the row's text (before the marks).
-    marks: Vec<usize>,
-}
-
-/// Every mark the layout adds (U+200F, U+200B) is three bytes long in UTF-8.
-const MARK_LEN: usize = 3;
-
-impl LaidOut {
-    fn of(role: Role, body: &str) -> Self {
-        let text = row_text(role, body);
-        let laid = paragraph::layout_text(&text, body);
-        let marks = match &laid {
-            Cow::Borrowed(_) => Vec::new(),
-            Cow::Owned(laid) => added_marks(laid, &text),
-        };
-        Self {
-            label: RoleStyle::of(role).text("").len(),
-            kept: shown_len(body),
-            body: body.len(),
-            text: laid.into_owned(),
-            marks,
-        }
-    }
-
-    /// The body offset of the layout's byte `index`: the body's start for the label, its end
-    /// for the count of what a long row does not show.
-    fn body_offset(&self, index: usize) -> usize {
-        let mut before = 0;
-        for (k, &mark) in self.marks.iter().enumerate() {
-            if mark + k * MARK_LEN < index {
-                before += 1;
-            }
-        }
-        let in_text = index.saturating_sub(before * MARK_LEN);
-        match in_text.checked_sub(self.label) {
-            None => 0,
-            Some(offset) if offset > self.kept => self.body,
-            Some(offset) => offset,
-        }
-    }
-
-    /// The layout's byte for the body offset `offset`.
-    fn index(&self, offset: usize) -> usize {
-        if offset > self.kept || (offset == self.body && self.kept < self.body) {
-            return self.text.len();
-        }
-        let in_text = self.label + offset;
-        in_text + MARK_LEN * self.marks.iter().filter(|&&mark| mark <= in_text).count()
-    }
-
-    /// The bytes of the laid-out text that `selected` covers.
-    fn range(&self, selected: &Selected) -> Range<usize> {
-        let start = if selected.label {
-            0
-        } else {
-            self.index(selected.body.start)
-        };
-        start..self.index(selected.body.end).max(start)
-    }
-}
-
-/// The offsets in `text` where `laid` (the same text with marks added) has a mark.
-fn added_marks(laid: &str, text: &str) -> Vec<usize> {
-    let mut marks = Vec::new();
-    let mut original = text.char_indices().peekable();
-    for c in laid.chars() {
-        match original.peek() {
-            Some(&(_, o)) if o == c => {
-                original.next();
-            }
-            Some(&(at, _)) => marks.push(at),
-            None => marks.push(text.len()),
-        }
-    }
-    marks
-}
-
 /// Two presses this close in time and place are one double- or triple-click (GTK's defaults,
 /// as the field's).
 const MULTI_CLICK_TIME: Duration = Duration::from_millis(400);
@@ -342,7 +247,7 @@ pub(super) struct RowsOnScreen<'w, 's> {
 
 impl RowsOnScreen<'_, '_> {
     /// The role and body of the message at `place`.
-    fn message(&self, place: usize) -> Option<(Role, &str)> {
+    pub(super) fn message(&self, place: usize) -> Option<(Role, &str)> {
         let (body, &role) = self.messages.get(*self.log.entities().get(place)?).ok()?;
         Some((role, body.body()))
     }
@@ -356,14 +261,19 @@ impl RowsOnScreen<'_, '_> {
             // Spare rows are out of layout: no size.
             .filter(|(_, _, node, _)| node.size().y > 0.0)
             .min_by(|a, b| distance(a.2, a.3, point).total_cmp(&distance(b.2, b.3, point)))?;
-        let bubble = self.bubbles.get(*children.first()?).ok()?;
-        let (block, node, transform) = self.texts.get(*bubble.first()?).ok()?;
+        let (block, node, transform) = self.texts.get(self.text_of(children)?).ok()?;
         let top_left = transform.transform_point2(-node.size() / 2.0);
         let local = point - top_left;
         let index = Cursor::from_point(block.buffer(), local.x, local.y).index();
         let (role, body) = self.message(place)?;
         let offset = LaidOut::of(role, body).body_offset(index);
         Some(TextPlace::new(place, nearest_boundary(body, offset)))
+    }
+
+    /// The text of the row whose children are `row`: its bubble's first child.
+    pub(super) fn text_of(&self, row: &Children) -> Option<Entity> {
+        let bubble = self.bubbles.get(*row.first()?).ok()?;
+        bubble.first().copied()
     }
 
     /// The word around `at`, as two places.
@@ -568,70 +478,6 @@ fn one_selection_per_window(
     }
 }
 
-/// Draws each mounted row's part of the selection: the row's text in three spans, the selected
-/// one in the selection's colours. Redrawn for the rows that came to show another message this
-/// frame, and for all when the selection or the theme changes.
-fn draw_selection(
-    selection: Res<ConversationSelection>,
-    theme: Res<Theme>,
-    rows: RowsOnScreen,
-    mounted: Query<(Ref<Item>, &Children), With<MessageRow>>,
-    mut texts: Query<(&mut Text, Option<&Selected>)>,
-    mut commands: Commands,
-) {
-    let all = selection.is_changed() || theme.is_changed();
-    for (item, children) in &mounted {
-        if !all && !item.is_changed() {
-            continue;
-        }
-        let Some(text) = children
-            .first()
-            .and_then(|&bubble| rows.bubbles.get(bubble).ok())
-            .and_then(|bubble| bubble.first().copied())
-        else {
-            continue;
-        };
-        let Ok((mut shown, drawn)) = texts.get_mut(text) else {
-            continue;
-        };
-        let Some((role, body)) = rows.message(item.0) else {
-            continue;
-        };
-        let wanted = selection.of(item.0, body.len());
-        if wanted.as_ref() == drawn && !item.is_changed() && !theme.is_changed() {
-            continue;
-        }
-        let mut entity = commands.entity(text);
-        if wanted.is_none() && drawn.is_none() {
-            // As the row was mounted: one span, all of the text.
-            continue;
-        }
-        let laid = LaidOut::of(role, body);
-        entity.despawn_children();
-        let Some(wanted) = wanted else {
-            shown.0 = laid.text;
-            entity.remove::<Selected>();
-            continue;
-        };
-        let range = laid.range(&wanted);
-        let palette = theme.palette();
-        shown.0 = laid.text[..range.start].to_owned();
-        entity.insert(wanted).with_children(|spans| {
-            spans.spawn((
-                TextSpan::new(&laid.text[range.clone()]),
-                theme::text_font(),
-                TextColor(palette.selection_text),
-                TextBackgroundColor(palette.selection),
-            ));
-            spans.spawn((
-                TextSpan::new(&laid.text[range.end..]),
-                theme::text_font(),
-                TextColor(palette.text),
-            ));
-        });
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -672,38 +518,5 @@ mod tests {
             "에이전트: 무엇을 도와드릴까요?\n사용자: 출구가 어디예요",
             "a selection that ends at a body's start takes nothing of that message"
         );
-    }
-
-    #[test]
-    fn a_long_bodys_cut_and_the_layouts_marks_map_to_its_ends_and_past_them() {
-        let body = "שלום עולם";
-        let laid = LaidOut::of(Role::User, body);
-        assert!(laid.text.starts_with('\u{200F}'), "{:?}", laid.text);
-        for offset in [0, "שלום".len(), body.len()] {
-            let index = laid.index(offset);
-            assert_eq!(laid.body_offset(index), offset, "offset {offset}");
-        }
-        assert_eq!(laid.body_offset(0), 0, "the label is the body's start");
-
-        let long = "가".repeat(super::super::MAX_SHOWN_CHARS + 10);
-        let laid = LaidOut::of(Role::Agent, &long);
-        assert_eq!(laid.index(long.len()), laid.text.len(), "the cut's count");
-        assert_eq!(laid.body_offset(laid.text.len()), long.len());
-        let whole = Selected {
-            body: 0..long.len(),
-            label: false,
-        };
-        assert_eq!(laid.range(&whole).end, laid.text.len());
-    }
-
-    #[test]
-    fn thai_break_marks_are_found_where_the_layout_added_them() {
-        let text = "사용자: สวัสดีครับ";
-        let laid = paragraph::layout_text(text, "สวัสดีครับ");
-        let marks = added_marks(&laid, text);
-        assert!(!marks.is_empty());
-        for mark in marks {
-            assert!(text.is_char_boundary(mark));
-        }
     }
 }

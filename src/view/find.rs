@@ -1,0 +1,692 @@
+//! Finding text in the conversation: Ctrl+F opens a bar over the conversation's top edge, and
+//! what is typed there is found in every message's body, however long the log.
+//!
+//! The bar floats over the conversation: opening it moves and lays out nothing else. Its field
+//! is the chat's field a second time (`input`: the same editing, the same input method), and the
+//! typing passes on the bar's keys as [`Find`]: Enter or F3 for the next match, Shift+Enter or
+//! Shift+F3 for the one before (wrapping at the ends), Escape to close it and give keyboard focus
+//! back where it was. Escape quits the app everywhere else (spec step 8); in the bar, it closes
+//! the bar.
+//!
+//! Text is compared folded: in Unicode's NFC (Hangul pasted as conjoining jamo, as macOS writes
+//! it, is its syllables) and in lower case. Diacritics count: `e` does not find `é`, as `가` does
+//! not find `각`: in the languages people write here an accent changes the word. A Korean
+//! syllable still being composed finds the syllables it may become: `하` finds `한` and `학`.
+//! Only bodies are searched, not the labels.
+//!
+//! The bodies are folded once, into one copy the size of the bodies (`Folded`), the first time
+//! the bar opens, and kept up as messages come; each query is then a plain substring search of
+//! that copy. Both run in slices of [`SLICE_BYTES`] a frame, so no frame waits on a long log,
+//! and the count shows once every message has been searched. The matches are kept as a count per
+//! message with any, so a query that matches everywhere costs no more than one number a message.
+//! Rows draw their matches (`view/highlight.rs`) from their bodies, folded again: a row is one of
+//! a few dozen.
+
+use std::ops::Range;
+
+use accesskit::Role as AccessRole;
+use bevy::{
+    a11y::AccessibilityNode,
+    input_focus::{FocusCause, InputFocus},
+    prelude::*,
+    window::RequestRedraw,
+};
+use icu_normalizer::ComposingNormalizerBorrowed;
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::{
+    Conversation, MessageRow,
+    selection::{ConversationSelection, SelectionSystems},
+};
+use crate::{
+    AppSystems,
+    a11y::{accessible, announcement},
+    chat::{ChatMessage, MessageLog, exit::EscapeExits},
+    input::{self, ChatInput, Field, FieldSystems, Find, FindField},
+    scroll::{Item, ScrollInput, VirtualList},
+    theme::{self, Paint, Theme},
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.register_type::<FindBar>()
+        .register_type::<FindCount>()
+        .register_type::<FindAnnouncement>()
+        .init_resource::<Finder>()
+        // Escape in the bar closes it, and only that: the exit key waits for the bar's keys.
+        .configure_sets(
+            Update,
+            EscapeExits.run_if(focus_out_of_the_bar).before(FindSystems),
+        )
+        .add_systems(
+            Update,
+            (
+                take_keys,
+                follow_the_query,
+                search_in_slices,
+                show_the_count,
+            )
+                .chain()
+                .in_set(FindSystems)
+                .after(FieldSystems)
+                .after(SelectionSystems)
+                .before(ScrollInput)
+                .in_set(AppSystems::ReadInput),
+        );
+}
+
+/// The find bar's systems: they take its keys, search, and show the count.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FindSystems;
+
+/// How many bytes of bodies the search folds or searches in one frame: a few milliseconds'
+/// work.
+pub const SLICE_BYTES: usize = 1 << 20;
+
+/// The longest selection the bar opens with as its query; a longer one, or one over more than
+/// one message or line, leaves the query as it was.
+pub const MAX_PREFILL_CHARS: usize = 100;
+
+/// What the count says when nothing matches.
+pub const NO_MATCHES: &str = "결과 없음";
+
+/// Marks the find bar.
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct FindBar;
+
+/// Marks the count beside the find field: `3/17`, or [`NO_MATCHES`].
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct FindCount;
+
+/// What screen readers are told of the count, made anew each time it changes.
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct FindAnnouncement;
+
+/// The bar: its field and the count, out of the conversation's layout, at its top right; hidden
+/// until Ctrl+F.
+pub(super) fn find_bar(theme: &Theme) -> impl Bundle {
+    let mut node = accessible(AccessRole::Search, "찾기");
+    node.set_hidden();
+    (
+        Name::new("Find bar"),
+        FindBar,
+        node,
+        Node {
+            display: Display::None,
+            position_type: PositionType::Absolute,
+            top: px(8),
+            // Clear of the scrollbar.
+            right: px(20),
+            column_gap: px(8),
+            align_items: AlignItems::Center,
+            padding: UiRect::all(px(6)),
+            border: UiRect::all(px(1)),
+            ..default()
+        },
+        Paint::background(|p| p.window_background).with_border(|p| p.input_border),
+        children![
+            input::find_input(theme.palette(), px(240)),
+            (
+                Name::new("Find count"),
+                FindCount,
+                Text::new(""),
+                theme::small_font(),
+                Paint::text(|p| p.text),
+                Node {
+                    min_width: px(64),
+                    ..default()
+                },
+            ),
+        ],
+    )
+}
+
+/// The find bar's state: whether it is open, the query, the folded bodies, and the matches.
+#[derive(Resource, Debug, Default)]
+pub struct Finder {
+    open: bool,
+    /// Where keyboard focus goes back to when the bar closes: the chat's field, or the
+    /// conversation's list.
+    returns_to: Option<Entity>,
+    needle: Needle,
+    folded: Folded,
+    /// How many of the log's messages have been searched for the needle.
+    searched: usize,
+    /// The messages with matches, in log order: each one's place, and how many matches there
+    /// are up to and including it.
+    hits: Vec<(usize, usize)>,
+    /// The current match: its message's place, and which of that message's matches.
+    current: Option<(usize, usize)>,
+}
+
+impl Finder {
+    /// Whether the bar is open.
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// Whether every message has been searched for the query.
+    pub fn is_complete(&self, log_len: usize) -> bool {
+        self.searched >= log_len
+    }
+
+    /// How many matches there are, as far as the search has come.
+    pub fn count(&self) -> usize {
+        self.hits.last().map_or(0, |&(_, total)| total)
+    }
+
+    /// The current match: its message's place, and which of its matches (from 0).
+    pub fn current(&self) -> Option<(usize, usize)> {
+        self.current
+    }
+
+    /// Where the current match is among all, from 1.
+    pub fn current_number(&self) -> Option<usize> {
+        let (place, nth) = self.current?;
+        let at = self.hits.partition_point(|&(hit, _)| hit < place);
+        let before = at.checked_sub(1).map_or(0, |i| self.hits[i].1);
+        Some(before + nth + 1)
+    }
+
+    /// What the count beside the field says: `3/17`, [`NO_MATCHES`], or nothing while there is
+    /// no query or the search is not through.
+    pub fn count_text(&self, log_len: usize) -> String {
+        if self.needle.is_empty() || !self.is_complete(log_len) {
+            return String::new();
+        }
+        match self.current_number() {
+            _ if self.count() == 0 => NO_MATCHES.to_owned(),
+            Some(number) => format!("{number}/{}", self.count()),
+            None => format!("0/{}", self.count()),
+        }
+    }
+
+    /// The matches in `body`, the body of the message at `place`, as byte ranges of the body,
+    /// with which of them is current; none while the bar is closed.
+    pub fn matches_in(&self, place: usize, body: &str) -> (Vec<Range<usize>>, Option<usize>) {
+        let has = self
+            .hits
+            .binary_search_by_key(&place, |&(hit, _)| hit)
+            .is_ok();
+        if !self.open || self.needle.is_empty() || !has {
+            return (Vec::new(), None);
+        }
+        let current = self
+            .current
+            .and_then(|(at, nth)| (at == place).then_some(nth));
+        (self.needle.in_body(body), current)
+    }
+
+    /// The match `index` (from 0) among all.
+    fn nth(&self, index: usize) -> Option<(usize, usize)> {
+        let at = self.hits.partition_point(|&(_, total)| total <= index);
+        let &(place, _) = self.hits.get(at)?;
+        let before = at.checked_sub(1).map_or(0, |i| self.hits[i].1);
+        Some((place, index - before))
+    }
+
+    /// The match nearest the view, whose top is `top`: the first at or after it, else the last.
+    fn nearest(&self, top: usize) -> Option<(usize, usize)> {
+        let after = self.hits.partition_point(|&(hit, _)| hit < top);
+        match self.hits.get(after) {
+            Some(&(place, _)) => Some((place, 0)),
+            None => self.nth(self.count().checked_sub(1)?),
+        }
+    }
+
+    /// The match `step` away from the current one (1 on, -1 back), wrapping at the ends.
+    fn step(&self, step: isize) -> Option<(usize, usize)> {
+        let count = self.count();
+        if count == 0 {
+            return None;
+        }
+        let now = self.current_number().map_or(0, |n| n - 1) as isize;
+        self.nth((now + step).rem_euclid(count as isize) as usize)
+    }
+}
+
+/// Whether keyboard focus is anywhere but the find bar's field.
+fn focus_out_of_the_bar(focus: Res<InputFocus>, bars: Query<(), With<FindField>>) -> bool {
+    focus.get().is_none_or(|focused| !bars.contains(focused))
+}
+
+/// Opens and closes the bar and moves between matches, as the keys ask.
+fn take_keys(
+    mut keys: MessageReader<Find>,
+    mut finder: ResMut<Finder>,
+    mut input_focus: ResMut<InputFocus>,
+    selection: Res<ConversationSelection>,
+    log: Res<MessageLog>,
+    messages: Query<&ChatMessage>,
+    bar: Single<(&mut Node, &mut AccessibilityNode), With<FindBar>>,
+    mut find_field: Single<&mut Field, With<FindField>>,
+    chat: Single<Entity, With<ChatInput>>,
+    conversation: Single<(Entity, &mut VirtualList), With<Conversation>>,
+    rows: Query<&Item, With<MessageRow>>,
+) {
+    let (mut bar, mut heard) = bar.into_inner();
+    let (list_entity, mut list) = conversation.into_inner();
+    for key in keys.read() {
+        match *key {
+            Find::Open { from } => {
+                if !finder.open {
+                    finder.open = true;
+                    // Back to the conversation, or else the chat's field.
+                    let in_list =
+                        from.is_some_and(|from| from == list_entity || rows.contains(from));
+                    finder.returns_to = Some(if in_list { list_entity } else { *chat });
+                    bar.display = Display::Flex;
+                    heard.clear_hidden();
+                }
+                match prefill(&selection, &log, &messages) {
+                    Some(text) => find_field.set_text_selected(&text),
+                    None => find_field.select_all(),
+                }
+            }
+            Find::Close if finder.open => {
+                finder.open = false;
+                bar.display = Display::None;
+                heard.set_hidden();
+                let back = finder.returns_to.take().unwrap_or(*chat);
+                input_focus.set(back, FocusCause::Navigated);
+            }
+            Find::Next | Find::Previous if finder.open => {
+                let step = if *key == Find::Next { 1 } else { -1 };
+                let to = match finder.current {
+                    Some(_) => finder.step(step),
+                    None => finder.nearest(list.anchor().0),
+                };
+                if let Some(to) = to {
+                    finder.current = Some(to);
+                    list.reveal(to.0, REVEAL_MARGIN);
+                }
+            }
+            Find::Close | Find::Next | Find::Previous => {}
+        }
+    }
+}
+
+/// How much of the view is kept clear above a revealed match: the bar's height and some.
+const REVEAL_MARGIN: f32 = 56.0;
+
+/// The selection, if it is short and on one line of one message: what the bar opens with.
+fn prefill(
+    selection: &ConversationSelection,
+    log: &MessageLog,
+    messages: &Query<&ChatMessage>,
+) -> Option<String> {
+    let (start, end) = selection.ends();
+    if selection.is_empty() || start.message != end.message {
+        return None;
+    }
+    let body = messages
+        .get(*log.entities().get(start.message)?)
+        .ok()?
+        .body();
+    let text = body.get(start.offset..end.offset)?;
+    let short = text.chars().count() <= MAX_PREFILL_CHARS && !text.contains(['\n', '\r']);
+    short.then(|| text.to_owned())
+}
+
+/// Starts the search again when the query changes: each character typed, the syllable being
+/// composed included.
+fn follow_the_query(mut finder: ResMut<Finder>, find_field: Single<Ref<Field>, With<FindField>>) {
+    if !find_field.is_changed() {
+        return;
+    }
+    let line = find_field.line();
+    let needle = Needle::of(&line.shown(), line.composition());
+    if needle != finder.needle {
+        let finder = &mut *finder;
+        finder.needle = needle;
+        finder.searched = 0;
+        finder.hits.clear();
+        finder.current = None;
+    }
+}
+
+/// Folds the bodies not folded yet and searches the messages not searched yet, a slice a
+/// frame, while the bar is open; once through, takes the view to the match nearest it.
+fn search_in_slices(
+    mut finder: ResMut<Finder>,
+    log: Res<MessageLog>,
+    messages: Query<&ChatMessage>,
+    mut conversation: Single<&mut VirtualList, With<Conversation>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let len = log.len();
+    // Nothing to do in most frames: leave the resource unchanged, so rows are not redrawn.
+    if !finder.open || finder.searched >= len {
+        return;
+    }
+    let finder = &mut *finder;
+    let mut budget = SLICE_BYTES;
+    while finder.searched < len && budget > 0 {
+        let place = finder.searched;
+        if finder.folded.len() <= place {
+            let body = messages
+                .get(log.entities()[place])
+                .map_or("", ChatMessage::body);
+            finder.folded.push(body);
+        }
+        let folded = finder.folded.body(place);
+        budget = budget.saturating_sub(folded.len().max(1));
+        if !finder.needle.is_empty() {
+            let found = finder.needle.find_in(folded).count();
+            if found > 0 {
+                let total = finder.count() + found;
+                finder.hits.push((place, total));
+            }
+        }
+        finder.searched += 1;
+    }
+    if finder.searched < len {
+        redraw.write(RequestRedraw);
+    } else if finder.current.is_none() && !finder.needle.is_empty() {
+        finder.current = finder.nearest(conversation.anchor().0);
+        if let Some((place, _)) = finder.current {
+            conversation.reveal(place, REVEAL_MARGIN);
+        }
+    }
+}
+
+/// Shows the count beside the field when it changes, and has screen readers say it: a polite
+/// status, made anew each time, since a live region is read when it appears.
+fn show_the_count(
+    finder: Res<Finder>,
+    log: Res<MessageLog>,
+    count: Single<(&mut Text, &ChildOf), With<FindCount>>,
+    said: Query<Entity, With<FindAnnouncement>>,
+    mut commands: Commands,
+) {
+    if !finder.is_changed() {
+        return;
+    }
+    let (mut text, ChildOf(bar)) = count.into_inner();
+    let shown = if finder.open {
+        finder.count_text(log.len())
+    } else {
+        String::new()
+    };
+    if text.0 == shown {
+        return;
+    }
+    text.0 = shown.clone();
+    for old in &said {
+        commands.entity(old).despawn();
+    }
+    if !shown.is_empty() {
+        commands.entity(*bar).with_child((
+            Name::new("Find announcement"),
+            FindAnnouncement,
+            announcement(&shown),
+        ));
+    }
+}
+
+/// What is searched for: the query folded, and the syllable being composed at its end, if any.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Needle {
+    text: String,
+    syllable: Option<Jamo>,
+}
+
+impl Needle {
+    /// The needle for the query `shown`, of which `composing` is being composed by an input
+    /// method.
+    fn of(shown: &str, composing: Option<Range<usize>>) -> Self {
+        let syllable = composing
+            .filter(|range| range.end == shown.len())
+            .and_then(|range| {
+                let mut chars = shown[range.clone()].chars();
+                let jamo = Jamo::of(chars.next()?)?;
+                chars.next().is_none().then_some((range.start, jamo))
+            });
+        let (committed, syllable) = match syllable {
+            Some((start, jamo)) => (&shown[..start], Some(jamo)),
+            None => (shown, None),
+        };
+        Self {
+            text: fold(committed),
+            syllable,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.syllable.is_none()
+    }
+
+    /// Where the needle is in the folded text `haystack`, without overlaps.
+    fn find_in<'a>(&'a self, haystack: &'a str) -> impl Iterator<Item = Range<usize>> + 'a {
+        let mut from = 0;
+        std::iter::from_fn(move || {
+            while from <= haystack.len() {
+                let start = if self.text.is_empty() {
+                    from
+                } else {
+                    from + haystack.get(from..)?.find(&self.text)?
+                };
+                let mut end = start + self.text.len();
+                let Some(jamo) = self.syllable else {
+                    from = end.max(start + 1);
+                    return Some(start..end);
+                };
+                let next = haystack[end..].chars().next();
+                if let Some(next) = next
+                    && jamo.begins(next)
+                {
+                    end += next.len_utf8();
+                    from = end;
+                    return Some(start..end);
+                }
+                // Not here: on from the next character.
+                from = start + haystack[start..].chars().next()?.len_utf8();
+            }
+            None
+        })
+    }
+
+    /// Where the needle is in `body`, as byte ranges of the body: the body folded as the copy
+    /// is, cluster by cluster, each match widened to whole clusters.
+    fn in_body(&self, body: &str) -> Vec<Range<usize>> {
+        let mut folded = String::with_capacity(body.len());
+        // Each cluster's start, folded and in the body.
+        let mut starts = Vec::new();
+        for (at, cluster) in body.grapheme_indices(true) {
+            starts.push((folded.len(), at));
+            fold_into(&mut folded, cluster);
+        }
+        starts.push((folded.len(), body.len()));
+        let body_start = |folded_at: usize| {
+            let i = starts.partition_point(|&(f, _)| f <= folded_at);
+            starts[i.saturating_sub(1)].1
+        };
+        let body_end = |folded_at: usize| {
+            let i = starts.partition_point(|&(f, _)| f < folded_at);
+            starts.get(i).map_or(body.len(), |&(_, b)| b)
+        };
+        self.find_in(&folded)
+            .map(|range| body_start(range.start)..body_end(range.end))
+            .collect()
+    }
+}
+
+/// A Hangul syllable being composed, as its jamo: the leading consonant, and the vowel and the
+/// trailing consonant once typed. It finds every syllable that starts with them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Jamo {
+    lead: u32,
+    vowel: Option<u32>,
+    tail: Option<u32>,
+}
+
+/// Where Unicode's precomposed Hangul syllables start, and how many jamo combine (Unicode's
+/// chapter 3.12).
+const SYLLABLES: u32 = 0xAC00;
+const VOWELS: u32 = 21;
+const TAILS: u32 = 28;
+
+/// The compatibility letters an input method shows for a lone leading consonant (ㄱ to ㅎ), in
+/// the order of the leading consonants.
+const LEADS: [char; 19] = [
+    'ㄱ', 'ㄲ', 'ㄴ', 'ㄷ', 'ㄸ', 'ㄹ', 'ㅁ', 'ㅂ', 'ㅃ', 'ㅅ', 'ㅆ', 'ㅇ', 'ㅈ', 'ㅉ', 'ㅊ', 'ㅋ',
+    'ㅌ', 'ㅍ', 'ㅎ',
+];
+
+impl Jamo {
+    /// The jamo of a syllable, or of a lone leading consonant; `None` for anything else.
+    fn of(c: char) -> Option<Self> {
+        if let Some(lead) = LEADS.iter().position(|&l| l == c) {
+            return Some(Self {
+                lead: lead as u32,
+                vowel: None,
+                tail: None,
+            });
+        }
+        let index = u32::from(c).checked_sub(SYLLABLES)?;
+        if index >= 19 * VOWELS * TAILS {
+            return None;
+        }
+        let tail = index % TAILS;
+        Some(Self {
+            lead: index / (VOWELS * TAILS),
+            vowel: Some(index % (VOWELS * TAILS) / TAILS),
+            tail: (tail != 0).then_some(tail),
+        })
+    }
+
+    /// Whether `c` is a syllable that starts with these jamo.
+    fn begins(self, c: char) -> bool {
+        let Some(other) = Self::of(c).filter(|other| other.vowel.is_some()) else {
+            return false;
+        };
+        other.lead == self.lead
+            && self.vowel.is_none_or(|v| other.vowel == Some(v))
+            && self.tail.is_none_or(|t| other.tail == Some(t))
+    }
+}
+
+/// `text` folded for comparing: in NFC and lower case, a grapheme cluster at a time (so a match
+/// maps back to the text's clusters).
+fn fold(text: &str) -> String {
+    let mut folded = String::with_capacity(text.len());
+    for cluster in text.graphemes(true) {
+        fold_into(&mut folded, cluster);
+    }
+    folded
+}
+
+/// Appends the grapheme cluster `cluster`, folded, to `out`.
+fn fold_into(out: &mut String, cluster: &str) {
+    if cluster.len() == 1 {
+        // ASCII: already in NFC.
+        out.push(cluster.as_bytes()[0].to_ascii_lowercase() as char);
+        return;
+    }
+    let nfc = ComposingNormalizerBorrowed::new_nfc().normalize(cluster);
+    for c in nfc.chars() {
+        out.extend(c.to_lowercase());
+    }
+}
+
+/// Every body of the log, folded, one after another: the search's copy.
+#[derive(Debug, Default)]
+struct Folded {
+    text: String,
+    /// Where each message's folded body ends in `text`.
+    ends: Vec<u32>,
+}
+
+impl Folded {
+    /// How many messages are folded.
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn push(&mut self, body: &str) {
+        for cluster in body.graphemes(true) {
+            fold_into(&mut self.text, cluster);
+        }
+        self.ends.push(self.text.len() as u32);
+    }
+
+    /// The folded body of the message at `place`.
+    fn body(&self, place: usize) -> &str {
+        let start = place
+            .checked_sub(1)
+            .map_or(0, |before| self.ends[before] as usize);
+        &self.text[start..self.ends[place] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(query: &str, composing: Option<Range<usize>>, body: &str) -> Vec<String> {
+        Needle::of(query, composing)
+            .in_body(body)
+            .into_iter()
+            .map(|range| body[range].to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn case_and_normal_form_do_not_matter_and_diacritics_do() {
+        assert_eq!(found("HeLLo", None, "hello HELLO"), ["hello", "HELLO"]);
+        // 한국 written as conjoining jamo (NFD).
+        let nfd = "\u{1112}\u{1161}\u{11AB}\u{1100}\u{116E}\u{11A8}어";
+        assert_eq!(found("한국", None, nfd), [&nfd[..18]]);
+        assert_eq!(found(&nfd[..18], None, "한국어"), ["한국"]);
+        assert_eq!(found("e", None, "café"), Vec::<String>::new());
+        assert_eq!(found("é", None, "CAFÉ"), ["É"]);
+    }
+
+    #[test]
+    fn a_syllable_being_composed_finds_the_syllables_it_may_become() {
+        let body = "한국 학교 하늘 호수";
+        let ha = Some(0.."하".len());
+        assert_eq!(found("하", ha.clone(), body), ["한", "학", "하"]);
+        assert_eq!(found("하", None, body), ["하"], "committed, it is itself");
+        let lone = Some(0.."ㅎ".len());
+        assert_eq!(found("ㅎ", lone, body), ["한", "학", "하", "호"]);
+        let after = Some("학".len().."학교".len());
+        assert_eq!(found("학교", after, body), ["학교"]);
+    }
+
+    #[test]
+    fn odd_queries_are_matched_literally() {
+        assert_eq!(found(".*[", None, "a.*[b"), [".*["]);
+        assert_eq!(found(" ", None, "a b c"), [" ", " "]);
+        assert_eq!(found("\u{301}", None, "e\u{301}"), Vec::<String>::new());
+        let family = "👨‍👩‍👧";
+        assert_eq!(
+            found("👨", None, family),
+            [family],
+            "widened to the cluster"
+        );
+        let long = "가".repeat(2000);
+        assert_eq!(found(&long, None, &long).len(), 1);
+    }
+
+    #[test]
+    fn the_copy_and_a_row_agree_on_every_match() {
+        let bodies = ["Straße STRASSE", "한국 ㅎ", "e\u{301}é"];
+        let mut folded = Folded::default();
+        for body in bodies {
+            folded.push(body);
+        }
+        for query in ["s", "한", "é", "ß"] {
+            let needle = Needle::of(query, None);
+            for (place, body) in bodies.iter().enumerate() {
+                assert_eq!(
+                    needle.find_in(folded.body(place)).count(),
+                    needle.in_body(body).len(),
+                    "{query:?} in {body:?}"
+                );
+            }
+        }
+    }
+}
