@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Instructions executed by one laid-out frame (benches/frame_instructions.rs under valgrind's
 # callgrind) when the log holds 100, 10,000 and 100,000 messages: an idle frame, a submission,
-# a wheel notch in the middle of the conversation, Ctrl+Home from the newest message, and
-# keyboard focus moved one message down in the middle. Then holds Down through 1,000 messages
+# a wheel notch in the middle of the conversation, Ctrl+Home from the newest message,
+# keyboard focus moved one message down in the middle, a selection dragged on by a row, and an
+# idle frame with the find bar open and its matches drawn. Then holds Down through 1,000 messages
 # and counts the frames that showed no focused row. The
 # times of `cargo bench --profile dev --bench frame` drift with this shared machine's load; these
 # counts do not, so the ratios repeat from run to run.
@@ -28,18 +29,24 @@ count() { # case, messages logged -> instructions in the measured frame
 }
 
 declare -A n
-for case in idle submission wheel home down; do
+cases="idle submission wheel home down drag find-idle"
+for case in $cases; do
   for logged in 100 10000 100000; do
     n[$case,$logged]=$(count "$case" "$logged")
   done
 done
 printf '%-11s %14s %14s %14s %12s\n' frame 100 10000 100000 "100000/100"
-for case in idle submission wheel home down; do
+for case in $cases; do
   awk -v c="$case" -v a="${n[$case,100]}" -v b="${n[$case,10000]}" -v d="${n[$case,100000]}" \
     'BEGIN {printf "%-11s %14d %14d %14d %12.3f\n", c, a, b, d, d / a}'
 done
 for logged in 100 10000 100000; do
   awk -v l="$logged" -v h="${n[home,$logged]}" -v s="${n[submission,$logged]}" \
     'BEGIN {printf "home / submission at %6d: %.2f\n", l, h / s}'
+done
+for logged in 100 10000 100000; do
+  awk -v l="$logged" -v d="${n[drag,$logged]}" -v w="${n[wheel,$logged]}" \
+    -v f="${n[find-idle,$logged]}" -v i="${n[idle,$logged]}" \
+    'BEGIN {printf "drag / wheel at %6d: %.2f   find-idle / idle at %6d: %.3f\n", l, d / w, l, f / i}'
 done
 "$bin" hold-down 100000

@@ -1,6 +1,8 @@
 //! One frame of `benches/frame.rs`, once, with full UI layout: `idle`, `submission`, `wheel`
-//! (one notch in the middle), `home` (Ctrl+Home from the newest) or `down` (keyboard focus one
-//! message down, from the middle), on a log that already holds the given number of messages.
+//! (one notch in the middle), `home` (Ctrl+Home from the newest), `down` (keyboard focus one
+//! message down, from the middle), `drag` (a selection dragged on by a row, at the newest) or
+//! `find-idle` (idle, with the find bar open and its matches drawn in view), on a log that
+//! already holds the given number of messages.
 //! `hold-down` is no single frame: it holds Down through 1,000 messages from the middle and
 //! prints how many frames showed no focused row, whole, in view. `benches/frame-instructions.sh` runs it under callgrind, which
 //! counts the instructions of [`measured_frame`] alone: a count that does not drift with the
@@ -13,13 +15,20 @@ mod common;
 
 use accesskit::{Action, ActionRequest as Request, NodeId, TreeId};
 use agent_chat::{
+    chat::MessageLog,
+    input::caret::CaretBlink,
     scroll::Item,
-    view::{Bubble, Conversation},
+    view::{Bubble, Conversation, find::Finder},
 };
-use bevy::{a11y::ActionRequest, input_focus::InputFocus, prelude::*};
+use bevy::{
+    a11y::ActionRequest,
+    input::{ButtonState, keyboard::Key},
+    input_focus::InputFocus,
+    prelude::*,
+};
 use common::{
-    fill_log, finish_mounting, fix_pick, laid_out_app, list_mut, rect, row_entities, tap_down,
-    tap_up, the, wheel, write_submit_messages,
+    fill_log, finish_mounting, fix_pick, key_in, laid_out_app, list_mut, mouse, rect, row_entities,
+    tap, tap_down, tap_up, the, wheel, write_submit_messages,
 };
 
 fn main() {
@@ -56,6 +65,39 @@ fn main() {
             tap_down(&mut app, KeyCode::ArrowDown);
             measured_frame(&mut app, App::update);
         }
+        "drag" => {
+            // A selection dragged from one row of the view to the next ones, as a person does.
+            let rows = row_entities(app.world_mut());
+            let (from, to) = (rows[rows.len() / 2], rows[rows.len() / 2 + 2]);
+            let (from, to) = (rect(&mut app, from).center(), rect(&mut app, to).center());
+            mouse(&mut app, from, Some(ButtonState::Pressed));
+            mouse(&mut app, from.lerp(to, 0.5), None);
+            measured_frame(&mut app, |app| mouse(app, to, None));
+        }
+        "find-idle" => {
+            // The find bar open, its query's matches drawn in the rows in view.
+            tap_down(&mut app, KeyCode::ControlLeft);
+            tap(&mut app, KeyCode::KeyF, Key::Character("f".into()));
+            tap_up(&mut app, KeyCode::ControlLeft);
+            key_in(&mut app, "메시지");
+            // Searched through (in 4 ms slices, which callgrind's slow clock makes many).
+            while !app
+                .world()
+                .resource::<Finder>()
+                .is_complete(app.world().resource::<MessageLog>().len())
+            {
+                app.update();
+            }
+            finish_mounting(&mut app);
+            // The caret rests, as at every idle frame here: typing woke it, and a blink is a
+            // repaint the idle frame does not have.
+            while !app.world().resource::<CaretBlink>().is_resting() {
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                app.update();
+            }
+            app.update();
+            measured_frame(&mut app, App::update);
+        }
         "hold-down" => {
             let from = focus_the_middle(&mut app);
             let mut missing = 0;
@@ -69,7 +111,9 @@ fn main() {
             }
             println!("frames without the focused row, whole, in view: {missing} of 1000");
         }
-        other => panic!("no case {other:?}: idle, submission, wheel, home, down or hold-down"),
+        other => panic!(
+            "no case {other:?}: idle, submission, wheel, home, down, drag, find-idle or hold-down"
+        ),
     }
 }
 

@@ -54,6 +54,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowFocused>()
         .add_message::<FieldFull>()
         .add_message::<Find>()
+        .add_message::<selection::PastePrimary>()
         .add_message::<CopyNewestReply>()
         .add_message::<ConversationInput>()
         .init_resource::<Clipboard>()
@@ -83,6 +84,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 typing::edit_field,
                 selection::point_and_drag,
+                selection::offer_the_selection,
                 typing::show_in_widget,
                 hide_caret_while_composing,
                 show_length_limit,

@@ -5,7 +5,6 @@ mod common;
 
 use agent_chat::{
     chat::MessageLog,
-    input::caret::CaretBar,
     scroll::{Item, Scrollbar},
     view::Conversation,
 };
@@ -389,6 +388,7 @@ fn dragging_the_thumb_scrolls_and_a_click_on_the_track_pages() {
 /// bar's left and right edges, the viewport's, and the viewport's scroll.
 fn caret_in_field(app: &mut App) -> (f32, f32, f32, f32, f32) {
     let line = widget_line(app);
+    let bar = caret_bar(app);
     let world = app.world_mut();
     let viewport = world.get::<ChildOf>(line).unwrap().parent();
     let edges = |world: &World, entity: Entity| {
@@ -400,10 +400,6 @@ fn caret_in_field(app: &mut App) -> (f32, f32, f32, f32, f32) {
             .x;
         (center - node.size().x / 2.0, center + node.size().x / 2.0)
     };
-    let bar = world
-        .query_filtered::<Entity, With<CaretBar>>()
-        .single(world)
-        .expect("one caret bar");
     let (bar_left, bar_right) = edges(world, bar);
     let (view_left, view_right) = edges(world, viewport);
     let scroll = world.get::<ScrollPosition>(viewport).unwrap().x;

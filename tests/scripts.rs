@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use agent_chat::{
     chat::Role,
-    input::{Field, caret::CaretBar},
+    input::Field,
     theme::fonts::{EMOJI_FAMILY, FALLBACKS, FONT, FallbackFonts, TextMetrics},
     view::{self, paragraph},
 };
@@ -432,7 +432,7 @@ fn middle(app: &mut App, node: Entity) -> Vec2 {
 
 /// Where the caret is drawn: the middle of its bar, in window (logical) pixels.
 fn caret_x(app: &mut App) -> f32 {
-    let bar = the::<CaretBar>(app);
+    let bar = caret_bar(app);
     middle(app, bar).x
 }
 

@@ -414,3 +414,62 @@ fn a_drag_held_past_the_top_edge_scrolls_and_the_selection_grows() {
         .all(|(place, _)| place >= first_selected(&app) && place < 199);
     assert!(rows_ok, "only the selected messages are highlighted");
 }
+
+#[test]
+fn a_selection_is_offered_as_primary_and_a_middle_click_in_the_field_pastes_primary_there() {
+    let mut app = two_exchanges();
+    let from = body_point(&mut app, 2, at(SECOND, "3번"));
+    let to = body_point(&mut app, 2, at(SECOND, "에서"));
+    drag(&mut app, from, to);
+    assert_eq!(
+        offered_as_primary(&mut app),
+        ["3번 출구"],
+        "once, when the drag ends"
+    );
+
+    // The field's selection is offered too.
+    key_in(&mut app, "ab");
+    tap_down(&mut app, KeyCode::ShiftLeft);
+    tap(&mut app, KeyCode::ArrowLeft, Key::ArrowLeft);
+    tap_up(&mut app, KeyCode::ShiftLeft);
+    app.update();
+    assert_eq!(offered_as_primary(&mut app), ["b"]);
+
+    // A middle click between `a` and `b` asks for PRIMARY, and pastes its answer there.
+    let line = widget_line(&mut app);
+    let (node, transform) = (
+        app.world().get::<ComputedNode>(line).unwrap(),
+        app.world().get::<UiGlobalTransform>(line).unwrap(),
+    );
+    let layout = app.world().get::<ComputedTextBlock>(line).unwrap().buffer();
+    let caret = Cursor::from_byte_index(layout, 1, Affinity::Downstream).geometry(layout, 1.0);
+    let top_left = transform.transform_point2(-node.size() / 2.0);
+    let between = (top_left + Vec2::new(caret.x0 as f32 + 1.0, node.size().y / 2.0))
+        * node.inverse_scale_factor();
+    let window = the::<bevy::window::PrimaryWindow>(&mut app);
+    deliver(
+        &mut app,
+        bevy::window::CursorMoved {
+            window,
+            position: between,
+            delta: None,
+        },
+    );
+    deliver(
+        &mut app,
+        bevy::input::mouse::MouseButtonInput {
+            button: MouseButton::Middle,
+            state: ButtonState::Pressed,
+            window,
+        },
+    );
+    app.update();
+    app.update();
+    assert!(asked_for_primary(&mut app));
+    app.world_mut()
+        .write_message(agent_chat::input::clipboard::ClipboardText(Some(
+            "3번".into(),
+        )));
+    app.update();
+    assert_eq!(field(&mut app).0, "a3번b");
+}

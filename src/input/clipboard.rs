@@ -12,6 +12,12 @@
 //! The rest of the app speaks to this module in messages: [`ReadClipboard`] asks, and
 //! [`ClipboardText`] answers; [`WriteClipboard`] copies. With [`ClipboardService::Elsewhere`]
 //! this module leaves them to someone else, which is how tests play the clipboard.
+//!
+//! On X11 (and Wayland compositors that have it) there is a second clipboard, the PRIMARY
+//! selection: whatever was selected last, in any application, pasted with a middle click. Every
+//! GTK and Qt application offers its selections there; [`WritePrimary`] does, and
+//! [`ReadPrimary`] asks for it (the answer is a [`ClipboardText`] too). Bevy's `Clipboard` does
+//! not reach it, so this module asks `arboard` (which Bevy's clipboard is built on) directly.
 
 use std::sync::{
     Mutex,
@@ -38,6 +44,14 @@ pub struct ClipboardText(pub Option<String>);
 #[derive(Message, Debug, Clone)]
 pub struct WriteClipboard(pub String);
 
+/// Offers this text as the PRIMARY selection: it is what is selected now.
+#[derive(Message, Debug, Clone)]
+pub struct WritePrimary(pub String);
+
+/// Asks for the PRIMARY selection's text (a middle click); a [`ClipboardText`] answers.
+#[derive(Message, Debug, Clone, Copy)]
+pub struct ReadPrimary;
+
 /// Who serves the clipboard messages.
 #[derive(Resource, Reflect, Debug, Default, Clone, Copy, PartialEq, Eq)]
 #[reflect(Resource)]
@@ -55,12 +69,14 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ReadClipboard>()
         .add_message::<ClipboardText>()
         .add_message::<WriteClipboard>()
+        .add_message::<WritePrimary>()
+        .add_message::<ReadPrimary>()
         .init_resource::<ClipboardService>()
         .init_resource::<Reader>()
         .add_systems(PreUpdate, bring_back_the_text)
         .add_systems(
             PostUpdate,
-            (write_clipboard, start_reading)
+            (write_clipboard, write_primary, start_reading)
                 .chain()
                 // Before layout, where the list measures its rows: both may ask for a frame.
                 .before(UiSystems::Layout)
@@ -81,25 +97,30 @@ struct Reader {
 /// The ends of the channels to the reading thread: an ask out, the text back (behind a mutex
 /// only because a resource must be shareable; the app holds it exclusively).
 struct ReaderThread {
-    asks: Sender<()>,
+    asks: Sender<Selection>,
     texts: Mutex<Receiver<Result<String, ClipboardError>>>,
 }
 
 impl ReaderThread {
     /// A thread that reads the clipboard each time it is asked, until the app drops this.
     fn start() -> std::io::Result<Self> {
-        let (asks, asked) = channel::<()>();
+        let (asks, asked) = channel::<Selection>();
         let (answer, texts) = channel();
         std::thread::Builder::new()
             .name("clipboard reader".into())
             .spawn(move || {
                 let mut clipboard = Clipboard::default();
-                for () in asked {
-                    let text = clipboard.fetch_text().poll_result().unwrap_or_else(|| {
-                        Err(ClipboardError::Unknown {
-                            description: "the read did not finish".into(),
-                        })
-                    });
+                for selection in asked {
+                    let text = match selection {
+                        Selection::Clipboard => {
+                            clipboard.fetch_text().poll_result().unwrap_or_else(|| {
+                                Err(ClipboardError::Unknown {
+                                    description: "the read did not finish".into(),
+                                })
+                            })
+                        }
+                        Selection::Primary => primary::read(),
+                    };
                     if answer.send(text).is_err() {
                         break;
                     }
@@ -133,15 +154,36 @@ fn write_clipboard(
     }
 }
 
-/// Asks the reading thread for the clipboard's text, when a [`ReadClipboard`] asks and no read
-/// is out already (its answer serves every ask).
+/// Which of the two clipboards a read is from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Selection {
+    Clipboard,
+    Primary,
+}
+
+/// Offers the frame's last [`WritePrimary`] as the PRIMARY selection.
+fn write_primary(mut writes: MessageReader<WritePrimary>, mut primary: Local<primary::Primary>) {
+    if let Some(WritePrimary(text)) = writes.read().last() {
+        primary.offer(text);
+    }
+}
+
+/// Asks the reading thread for the clipboard's text, when a [`ReadClipboard`] (or the PRIMARY
+/// selection's, when a [`ReadPrimary`]) asks and no read is out already (its answer serves every
+/// ask).
 fn start_reading(
     mut asks: MessageReader<ReadClipboard>,
+    mut primary_asks: MessageReader<ReadPrimary>,
     mut reader: ResMut<Reader>,
     mut answers: MessageWriter<ClipboardText>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if asks.read().count() == 0 || reader.reading {
+    let selection = match (asks.read().count(), primary_asks.read().count()) {
+        (0, 0) => return,
+        (0, _) => Selection::Primary,
+        _ => Selection::Clipboard,
+    };
+    if reader.reading {
         return;
     }
     if reader.thread.is_none() {
@@ -157,7 +199,7 @@ fn start_reading(
     let asked = reader
         .thread
         .as_ref()
-        .is_some_and(|t| t.asks.send(()).is_ok());
+        .is_some_and(|t| t.asks.send(selection).is_ok());
     if !asked {
         reader.thread = None;
         warn!("nothing to paste: the clipboard reader stopped");
@@ -205,4 +247,78 @@ fn bring_back_the_text(
             None
         }
     }));
+}
+
+/// The PRIMARY selection, through `arboard`, where the platform has one.
+#[cfg(all(unix, not(any(target_os = "macos", target_os = "android"))))]
+mod primary {
+    use std::sync::Mutex;
+
+    use arboard::{GetExtLinux, LinuxClipboardKind, SetExtLinux};
+    use bevy::{clipboard::ClipboardError, log::warn};
+
+    /// The connection that serves the selection to whoever asks, once something was offered.
+    /// On X11 the text is served from it for as long as it lives: it lives as long as the app.
+    #[derive(Default)]
+    pub(super) struct Primary(Option<Mutex<arboard::Clipboard>>);
+
+    impl Primary {
+        /// Offers `text` as the selection.
+        pub(super) fn offer(&mut self, text: &str) {
+            if self.0.is_none() {
+                match arboard::Clipboard::new() {
+                    Ok(clipboard) => self.0 = Some(Mutex::new(clipboard)),
+                    Err(error) => {
+                        warn!("no PRIMARY selection to offer the selection as: {error}");
+                        return;
+                    }
+                }
+            }
+            let Some(clipboard) = &mut self.0 else {
+                return;
+            };
+            let clipboard = clipboard
+                .get_mut()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let offered = clipboard
+                .set()
+                .clipboard(LinuxClipboardKind::Primary)
+                .text(text);
+            if let Err(error) = offered {
+                warn!("could not offer the PRIMARY selection: {error}");
+            }
+        }
+    }
+
+    /// The selection's text, from whoever has it (the reading thread calls this).
+    pub(super) fn read() -> Result<String, ClipboardError> {
+        let unknown = |error: arboard::Error| ClipboardError::Unknown {
+            description: error.to_string(),
+        };
+        arboard::Clipboard::new()
+            .and_then(|mut clipboard| {
+                clipboard
+                    .get()
+                    .clipboard(LinuxClipboardKind::Primary)
+                    .text()
+            })
+            .map_err(unknown)
+    }
+}
+
+/// Platforms with no PRIMARY selection: nothing is offered, and a read finds no text.
+#[cfg(not(all(unix, not(any(target_os = "macos", target_os = "android")))))]
+mod primary {
+    use bevy::clipboard::ClipboardError;
+
+    #[derive(Default)]
+    pub(super) struct Primary;
+
+    impl Primary {
+        pub(super) fn offer(&mut self, _: &str) {}
+    }
+
+    pub(super) fn read() -> Result<String, ClipboardError> {
+        Err(ClipboardError::ContentNotAvailable)
+    }
 }

@@ -32,6 +32,7 @@ use parley::{Cluster, Cursor, Layout};
 
 use super::{
     Field,
+    clipboard::WritePrimary,
     editor::{Affinity, LineEditor, nearest_boundary},
 };
 use crate::theme::Theme;
@@ -295,9 +296,31 @@ pub(super) struct Pointer {
     last_press: Option<(Duration, Vec2)>,
 }
 
+/// Paste the PRIMARY selection into this field, at its caret: a middle click there.
+#[derive(Message, Debug, Clone, Copy)]
+pub(super) struct PastePrimary(pub(super) Entity);
+
+/// Offers a field's selection as the PRIMARY selection whenever it changes (X11's "what is
+/// selected"; `super::clipboard`).
+pub(super) fn offer_the_selection(
+    fields: Query<&Field, Changed<Field>>,
+    mut offered: Local<String>,
+    mut primary: MessageWriter<WritePrimary>,
+) {
+    for field in &fields {
+        if let Some(text) = field.line().selected_text()
+            && text != *offered
+        {
+            text.clone_into(&mut offered);
+            primary.write(WritePrimary(text.to_owned()));
+        }
+    }
+}
+
 /// Places the caret where a field is clicked, extends the selection while the button is held
-/// and the pointer moves, and selects the word under a double-click. Reads the pointer's
-/// messages in the order they came, so a quick press, move and release still drags.
+/// and the pointer moves, and selects the word under a double-click; a middle click pastes the
+/// PRIMARY selection there. Reads the pointer's messages in the order they came, so a quick
+/// press, move and release still drags.
 pub(super) fn point_and_drag(
     mut events: MessageReader<WindowEvent>,
     mut pointer: Local<Pointer>,
@@ -310,6 +333,7 @@ pub(super) fn point_and_drag(
         &UiGlobalTransform,
     )>,
     mut input_focus: ResMut<InputFocus>,
+    mut pastes: MessageWriter<PastePrimary>,
 ) {
     // Where a pointer at `at` (logical pixels) lands in `field`'s line.
     let hit = |field: Entity, at: Vec2| {
@@ -331,6 +355,31 @@ pub(super) fn point_and_drag(
                 {
                     field.line_mut().place_beside(caret, affinity, true);
                 }
+            }
+            WindowEvent::MouseButtonInput(button)
+                if button.button == MouseButton::Middle && button.state.is_pressed() =>
+            {
+                // A middle click pastes the PRIMARY selection where it lands, as in every GTK
+                // and Qt field.
+                let Some(at) = pointer.at else {
+                    continue;
+                };
+                let pressed = fields.iter_mut().find(|(_, _, node, transform)| {
+                    node.contains_point(**transform, at * node.inverse_scale_factor().recip())
+                });
+                let Some((entity, mut field, _, _)) = pressed else {
+                    continue;
+                };
+                if field.line().is_composing() {
+                    continue;
+                }
+                if let Some(((caret, affinity), _)) = hit(entity, at) {
+                    field.line_mut().place_beside(caret, affinity, false);
+                }
+                if input_focus.get() != Some(entity) {
+                    input_focus.set(entity, FocusCause::Pressed);
+                }
+                pastes.write(PastePrimary(entity));
             }
             WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
                 if !button.state.is_pressed() {

@@ -43,10 +43,10 @@ use parley::Layout;
 
 use super::{
     ChatInput, ConversationInput, CopyNewestReply, FieldFull, Find, FindField, MAX_INPUT_CHARS,
-    clipboard::{ClipboardText, ReadClipboard, WriteClipboard},
+    clipboard::{ClipboardText, ReadClipboard, ReadPrimary, WriteClipboard},
     editor::{LineEditor, Motion, starts_right_to_left},
     keys::{self, Action, Modifiers},
-    selection::{LineText, OnScreen},
+    selection::{LineText, OnScreen, PastePrimary},
 };
 use crate::chat;
 
@@ -173,6 +173,7 @@ pub(super) struct Outcomes<'w> {
     full: MessageWriter<'w, FieldFull>,
     redraw: MessageWriter<'w, RequestRedraw>,
     reads: MessageWriter<'w, ReadClipboard>,
+    primary_reads: MessageWriter<'w, ReadPrimary>,
     copies: MessageWriter<'w, WriteClipboard>,
     newest_reply: MessageWriter<'w, CopyNewestReply>,
     conversation: MessageWriter<'w, ConversationInput>,
@@ -194,6 +195,7 @@ pub(super) struct Typing<'w, 's> {
 pub(super) fn edit_field(
     mut typing: Typing,
     mut pasted: MessageReader<ClipboardText>,
+    mut middle_clicks: MessageReader<PastePrimary>,
     mut backlog: Local<Backlog>,
     time: Res<Time<Real>>,
     mut input_focus: ResMut<InputFocus>,
@@ -221,6 +223,13 @@ pub(super) fn edit_field(
         out.full.write(FieldFull(into));
     }
     let now = time.elapsed();
+    // A middle click asked to paste the PRIMARY selection: typing after it waits for it too.
+    if let Some(PastePrimary(into)) = middle_clicks.read().last()
+        && backlog.pasting.is_none()
+    {
+        out.primary_reads.write(ReadPrimary);
+        backlog.pasting = Some((now, *into));
+    }
     if backlog
         .pasting
         .is_some_and(|(since, _)| now.saturating_sub(since) >= PASTE_PATIENCE)

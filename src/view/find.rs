@@ -14,15 +14,19 @@
 //! syllable still being composed finds the syllables it may become: `하` finds `한` and `학`.
 //! Only bodies are searched, not the labels.
 //!
-//! The bodies are folded once, into one copy the size of the bodies (`Folded`), the first time
-//! the bar opens, and kept up as messages come; each query is then a plain substring search of
-//! that copy. Both run in slices of [`SLICE_BYTES`] a frame, so no frame waits on a long log,
-//! and the count shows once every message has been searched. The matches are kept as a count per
-//! message with any, so a query that matches everywhere costs no more than one number a message.
+//! The bodies are folded once, the first time the bar opens, and kept up as messages come: the
+//! few that folding changes (capitals, decomposed Hangul) into one copy (`Folded`), the rest
+//! searched as they are, so the copy is never larger than the bodies. Each query is then a
+//! plain substring search. Both work at most [`SLICE_TIME`] a frame, so no frame waits on a long
+//! log, and the count shows once every message has been searched. The matches are kept as a
+//! count per message with any: a query that matches everywhere costs two numbers a message.
 //! Rows draw their matches (`view/highlight.rs`) from their bodies, folded again: a row is one of
 //! a few dozen.
 
-use std::ops::Range;
+use std::{
+    ops::Range,
+    time::{Duration, Instant},
+};
 
 use accesskit::Role as AccessRole;
 use bevy::{
@@ -78,9 +82,12 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FindSystems;
 
-/// How many bytes of bodies the search folds or searches in one frame: a few milliseconds'
-/// work.
-pub const SLICE_BYTES: usize = 1 << 20;
+/// How long the search works in one frame, at most (and a few messages more): a long log is
+/// searched over a few frames, and no frame waits on all of it.
+pub const SLICE_TIME: Duration = Duration::from_millis(4);
+
+/// How many messages the search goes through between two looks at the clock.
+const BETWEEN_LOOKS: usize = 256;
 
 /// The longest selection the bar opens with as its query; a longer one, or one over more than
 /// one message or line, leaves the query as it was.
@@ -156,7 +163,7 @@ pub struct Finder {
     searched: usize,
     /// The messages with matches, in log order: each one's place, and how many matches there
     /// are up to and including it.
-    hits: Vec<(usize, usize)>,
+    hits: Vec<(u32, u32)>,
     /// The current match: its message's place, and which of that message's matches.
     current: Option<(usize, usize)>,
 }
@@ -174,7 +181,7 @@ impl Finder {
 
     /// How many matches there are, as far as the search has come.
     pub fn count(&self) -> usize {
-        self.hits.last().map_or(0, |&(_, total)| total)
+        self.hits.last().map_or(0, |&(_, total)| total as usize)
     }
 
     /// The current match: its message's place, and which of its matches (from 0).
@@ -185,8 +192,10 @@ impl Finder {
     /// Where the current match is among all, from 1.
     pub fn current_number(&self) -> Option<usize> {
         let (place, nth) = self.current?;
-        let at = self.hits.partition_point(|&(hit, _)| hit < place);
-        let before = at.checked_sub(1).map_or(0, |i| self.hits[i].1);
+        let at = self
+            .hits
+            .partition_point(|&(hit, _)| (hit as usize) < place);
+        let before = at.checked_sub(1).map_or(0, |i| self.hits[i].1 as usize);
         Some(before + nth + 1)
     }
 
@@ -208,7 +217,7 @@ impl Finder {
     pub fn matches_in(&self, place: usize, body: &str) -> (Vec<Range<usize>>, Option<usize>) {
         let has = self
             .hits
-            .binary_search_by_key(&place, |&(hit, _)| hit)
+            .binary_search_by_key(&place, |&(hit, _)| hit as usize)
             .is_ok();
         if !self.open || self.needle.is_empty() || !has {
             return (Vec::new(), None);
@@ -219,19 +228,28 @@ impl Finder {
         (self.needle.in_body(body), current)
     }
 
+    /// The bytes the search holds on the heap: the folded copy of the bodies, and the matches.
+    pub fn heap_bytes(&self) -> usize {
+        self.folded.text.capacity()
+            + self.folded.changed.capacity() * size_of::<(u32, u32)>()
+            + self.hits.capacity() * size_of::<(u32, u32)>()
+    }
+
     /// The match `index` (from 0) among all.
     fn nth(&self, index: usize) -> Option<(usize, usize)> {
-        let at = self.hits.partition_point(|&(_, total)| total <= index);
+        let at = self
+            .hits
+            .partition_point(|&(_, total)| total as usize <= index);
         let &(place, _) = self.hits.get(at)?;
-        let before = at.checked_sub(1).map_or(0, |i| self.hits[i].1);
-        Some((place, index - before))
+        let before = at.checked_sub(1).map_or(0, |i| self.hits[i].1 as usize);
+        Some((place as usize, index - before))
     }
 
     /// The match nearest the view, whose top is `top`: the first at or after it, else the last.
     fn nearest(&self, top: usize) -> Option<(usize, usize)> {
-        let after = self.hits.partition_point(|&(hit, _)| hit < top);
+        let after = self.hits.partition_point(|&(hit, _)| (hit as usize) < top);
         match self.hits.get(after) {
-            Some(&(place, _)) => Some((place, 0)),
+            Some(&(place, _)) => Some((place as usize, 0)),
             None => self.nth(self.count().checked_sub(1)?),
         }
     }
@@ -362,22 +380,23 @@ fn search_in_slices(
         return;
     }
     let finder = &mut *finder;
-    let mut budget = SLICE_BYTES;
-    while finder.searched < len && budget > 0 {
+    let deadline = Instant::now() + SLICE_TIME;
+    while finder.searched < len
+        && (!finder.searched.is_multiple_of(BETWEEN_LOOKS) || Instant::now() < deadline)
+    {
         let place = finder.searched;
+        let body = messages
+            .get(log.entities()[place])
+            .map_or("", ChatMessage::body);
         if finder.folded.len() <= place {
-            let body = messages
-                .get(log.entities()[place])
-                .map_or("", ChatMessage::body);
             finder.folded.push(body);
         }
-        let folded = finder.folded.body(place);
-        budget = budget.saturating_sub(folded.len().max(1));
+        let folded = finder.folded.body(place, body);
         if !finder.needle.is_empty() {
             let found = finder.needle.find_in(folded).count();
             if found > 0 {
                 let total = finder.count() + found;
-                finder.hits.push((place, total));
+                finder.hits.push((place as u32, total as u32));
             }
         }
         finder.searched += 1;
@@ -591,34 +610,63 @@ fn fold_into(out: &mut String, cluster: &str) {
     }
 }
 
-/// Every body of the log, folded, one after another: the search's copy.
+/// The bodies of the log that folding changes, folded, one after another: the search's copy.
+/// Most bodies are in NFC and lower case already (Hangul has no case): those are searched as
+/// they are, and cost the copy nothing.
 #[derive(Debug, Default)]
 struct Folded {
     text: String,
-    /// Where each message's folded body ends in `text`.
-    ends: Vec<u32>,
+    /// The messages folded into `text`: each one's place, and where its folded body ends.
+    changed: Vec<(u32, u32)>,
+    /// How many of the log's messages have been looked at.
+    messages: usize,
 }
 
 impl Folded {
-    /// How many messages are folded.
+    /// How many of the log's messages have been looked at.
     fn len(&self) -> usize {
-        self.ends.len()
+        self.messages
     }
 
+    /// Looks at the next message's body, and keeps it folded if folding changes it.
     fn push(&mut self, body: &str) {
+        let place = self.messages as u32;
+        self.messages += 1;
+        if is_folded(body) {
+            return;
+        }
         for cluster in body.graphemes(true) {
             fold_into(&mut self.text, cluster);
         }
-        self.ends.push(self.text.len() as u32);
+        self.changed.push((place, self.text.len() as u32));
     }
 
-    /// The folded body of the message at `place`.
-    fn body(&self, place: usize) -> &str {
-        let start = place
+    /// The folded body of the message at `place`, whose body is `body`.
+    fn body<'a>(&'a self, place: usize, body: &'a str) -> &'a str {
+        let Ok(at) = self
+            .changed
+            .binary_search_by_key(&(place as u32), |&(changed, _)| changed)
+        else {
+            return body;
+        };
+        let start = at
             .checked_sub(1)
-            .map_or(0, |before| self.ends[before] as usize);
-        &self.text[start..self.ends[place] as usize]
+            .map_or(0, |before| self.changed[before].1 as usize);
+        &self.text[start..self.changed[at].1 as usize]
     }
+}
+
+/// Whether folding leaves `body` as it is: it is in NFC, and has nothing to lower-case.
+fn is_folded(body: &str) -> bool {
+    ComposingNormalizerBorrowed::new_nfc().is_normalized(body)
+        && body.chars().all(|c| {
+            if c.is_ascii() {
+                !c.is_ascii_uppercase()
+            } else {
+                let mut lower = c.to_lowercase();
+                lower.next() == Some(c) && lower.next().is_none()
+            }
+        })
 }
 
 #[cfg(test)]
@@ -678,11 +726,16 @@ mod tests {
         for body in bodies {
             folded.push(body);
         }
+        assert_eq!(
+            folded.changed.len(),
+            2,
+            "the Hangul-only body is searched as it is"
+        );
         for query in ["s", "한", "é", "ß"] {
             let needle = Needle::of(query, None);
             for (place, body) in bodies.iter().enumerate() {
                 assert_eq!(
-                    needle.find_in(folded.body(place)).count(),
+                    needle.find_in(folded.body(place, body)).count(),
                     needle.in_body(body).len(),
                     "{query:?} in {body:?}"
                 );

@@ -14,6 +14,9 @@
 //! part of the selection from the place it shows (`view/highlight.rs`): the selection survives
 //! scrolling away and back, new messages and a resize, and a recycled row never keeps another's.
 //!
+//! On X11 a selection made here is also the PRIMARY selection, which a middle click pastes in
+//! any application (the field's included).
+//!
 //! One selection per window: making one here lets go of the field's, and the field's lets go of
 //! this one. Ctrl+C (or Ctrl+Insert) copies the one there is, in the field or in the
 //! conversation. Inside one message that is exactly the selected text; across messages, one
@@ -43,6 +46,7 @@ use crate::{
     chat::{ChatMessage, MessageLog, Role, RoleStyle},
     input::{
         ChatInput, ConversationInput, Field, FieldSystems, MessageAction,
+        clipboard::WritePrimary,
         editor::{nearest_boundary, word_at},
     },
     scroll::{Item, ScrollInput, VirtualList},
@@ -334,6 +338,7 @@ fn select_with_pointer(
     buttons: Query<&Interaction, With<CopyButton>>,
     rows: RowsOnScreen,
     mut redraw: MessageWriter<RequestRedraw>,
+    mut primary: MessageWriter<WritePrimary>,
 ) {
     let (node, transform, ChildOf(pane), mut list) = conversation.into_inner();
     // The pointer comes in logical pixels, layout is in physical ones.
@@ -367,7 +372,10 @@ fn select_with_pointer(
             }
             WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
                 if !button.state.is_pressed() {
-                    gesture.drag = None;
+                    // The selection is made: on X11 it is the PRIMARY selection too.
+                    if gesture.drag.take().is_some() && !selection.is_empty() {
+                        primary.write(WritePrimary(selection.text(|at| rows.message(at))));
+                    }
                     continue;
                 }
                 let Some(at) = gesture.at else {
@@ -440,6 +448,7 @@ fn select_and_copy_with_keys(
     mut selection: ResMut<ConversationSelection>,
     rows: RowsOnScreen,
     mut copies: MessageWriter<CopyText>,
+    mut primary: MessageWriter<WritePrimary>,
 ) {
     for key in keys.read() {
         match key {
@@ -453,6 +462,7 @@ fn select_and_copy_with_keys(
                     TextPlace::default(),
                     TextPlace::new(last, end),
                 ));
+                primary.write(WritePrimary(selection.text(|at| rows.message(at))));
             }
             ConversationInput::CopySelection | ConversationInput::Act(MessageAction::Copy)
                 if !selection.is_empty() =>

@@ -18,7 +18,8 @@ use agent_chat::{
     },
     input::{
         ChatInput, LengthLimitNotice,
-        clipboard::{ClipboardService, ReadClipboard, WriteClipboard},
+        caret::CaretBar,
+        clipboard::{ClipboardService, ReadClipboard, ReadPrimary, WriteClipboard, WritePrimary},
     },
     scroll::{self, Item, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
     theme,
@@ -134,14 +135,24 @@ pub fn input_entity(app: &mut App) -> Entity {
         .expect("exactly one chat input")
 }
 
-/// The widget's line: the text node it lays the field's text out in (the widget names it, but
+/// The chat field's widget line: the text node it lays the field's text out in (the widget names it, but
 /// does not export its marker).
 pub fn widget_line(app: &mut App) -> Entity {
+    let field = input_entity(app);
     let world = app.world_mut();
+    let in_field = |world: &World, mut entity: Entity| {
+        while let Some(parent) = world.get::<ChildOf>(entity) {
+            entity = parent.parent();
+            if entity == field {
+                return true;
+            }
+        }
+        false
+    };
     world
         .query::<(Entity, &Name)>()
         .iter(world)
-        .find(|(_, name)| name.as_str() == "TextInputInner")
+        .find(|&(entity, name)| name.as_str() == "TextInputInner" && in_field(world, entity))
         .map(|(entity, _)| entity)
         .expect("the widget's line")
 }
@@ -582,17 +593,35 @@ pub fn play_the_clipboard_in(mut app: App) -> App {
 struct Played {
     copied: Vec<String>,
     reads: usize,
+    offered: Vec<String>,
+    primary_reads: usize,
 }
 
 fn play_the_clipboard(
     mut writes: MessageReader<WriteClipboard>,
     mut reads: MessageReader<ReadClipboard>,
+    mut offers: MessageReader<WritePrimary>,
+    mut primary_reads: MessageReader<ReadPrimary>,
     mut played: ResMut<Played>,
 ) {
     played
         .copied
         .extend(writes.read().map(|WriteClipboard(text)| text.clone()));
     played.reads += reads.read().count();
+    played
+        .offered
+        .extend(offers.read().map(|WritePrimary(text)| text.clone()));
+    played.primary_reads += primary_reads.read().count();
+}
+
+/// What the app offered as the PRIMARY selection since the last look.
+pub fn offered_as_primary(app: &mut App) -> Vec<String> {
+    std::mem::take(&mut app.world_mut().resource_mut::<Played>().offered)
+}
+
+/// Whether the app asked to read the PRIMARY selection since the last look.
+pub fn asked_for_primary(app: &mut App) -> bool {
+    std::mem::take(&mut app.world_mut().resource_mut::<Played>().primary_reads) > 0
 }
 
 /// What the app put on the clipboard since the last look.
@@ -633,4 +662,17 @@ pub fn pointer(app: &mut App, at: Vec2, press: Option<ButtonState>) {
         .unwrap()
         .set_cursor_position(Some(at));
     mouse(app, at, press);
+}
+
+/// The chat field's caret bar: the one in the viewport that holds the field's line.
+pub fn caret_bar(app: &mut App) -> Entity {
+    let line = widget_line(app);
+    let world = app.world();
+    let viewport = world.get::<ChildOf>(line).unwrap().parent();
+    world
+        .get::<Children>(viewport)
+        .unwrap()
+        .iter()
+        .find(|&child| world.get::<CaretBar>(child).is_some())
+        .expect("the field's caret bar")
 }
