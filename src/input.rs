@@ -84,7 +84,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 typing::edit_field,
                 selection::point_and_drag,
-                selection::offer_the_selection,
+                selection::offer_the_selection.run_if(any_match_filter::<Changed<Field>>),
                 typing::show_in_widget,
                 hide_caret_while_composing,
                 show_length_limit,
@@ -187,6 +187,7 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
         // Input focus from the start: the keys are the field's, and a screen reader starts here.
         AutoFocus,
         text_field(
+            Field::default(),
             palette,
             PLACEHOLDER,
             accesskit::Role::TextInput,
@@ -204,19 +205,20 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
     )
 }
 
-/// The find bar's field, `width` wide, in `palette`'s colours.
-pub fn find_input(palette: &Palette, width: Val) -> impl Bundle {
+/// The find bar's field in `palette`'s colours, holding `query`, all of it selected.
+pub fn find_input(palette: &Palette, query: &str) -> impl Bundle {
     (
         Name::new("Find input"),
         FindField,
         text_field(
+            Field::with_text_selected(query),
             palette,
             FIND_PLACEHOLDER,
             accesskit::Role::SearchInput,
             "대화에서 찾기",
         ),
         Node {
-            width,
+            width: px(240),
             padding: UiRect::axes(px(8), px(4)),
             border: UiRect::all(px(2)),
             overflow: Overflow::clip(),
@@ -228,16 +230,17 @@ pub fn find_input(palette: &Palette, width: Val) -> impl Bundle {
 /// What the empty find field shows.
 pub const FIND_PLACEHOLDER: &str = "대화에서 찾기";
 
-/// A one-line text field showing `placeholder` while empty, which a screen reader tells as
-/// `role` named `label`: the widget, with the app's editing (`Field`), to place in a node.
+/// A one-line text field editing `field`, showing `placeholder` while empty, which a screen
+/// reader tells as `role` named `label`: the widget, with the app's editing, to place in a node.
 fn text_field(
+    field: Field,
     palette: &Palette,
     placeholder: &str,
     role: accesskit::Role,
     label: &str,
 ) -> impl Bundle {
     (
-        Field::default(),
+        field,
         crate::a11y::accessible(role, label),
         children![screen_reader::text_run()],
         TextInput,

@@ -109,8 +109,6 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
         ))
         .add_child(conversation)
         .with_child(scroll::scrollbar(conversation))
-        // Over the conversation, out of its layout.
-        .with_child(find::find_bar(&theme))
         .id();
     commands
         .spawn((

@@ -62,9 +62,13 @@ fn count_text(app: &mut App) -> String {
     app.world().get::<Text>(count).unwrap().0.clone()
 }
 
+/// Whether the find bar is there (it is made as it opens, and goes as it closes).
 fn bar_shows(app: &mut App) -> bool {
-    let bar = the::<FindBar>(app);
-    app.world().get::<Node>(bar).unwrap().display != Display::None
+    let world = app.world_mut();
+    world
+        .query_filtered::<&Node, With<FindBar>>()
+        .iter(world)
+        .any(|node| node.display != Display::None)
 }
 
 fn focus(app: &App) -> Option<Entity> {

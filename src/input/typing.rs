@@ -96,6 +96,13 @@ impl Field {
         }
     }
 
+    /// A field holding `text`, all of it selected.
+    pub fn with_text_selected(text: &str) -> Self {
+        let mut field = Self::default();
+        field.set_text_selected(text);
+        field
+    }
+
     /// Selects the whole line.
     pub fn select_all(&mut self) {
         if !self.line.is_composing() {

@@ -30,7 +30,6 @@ use std::{
 
 use accesskit::Role as AccessRole;
 use bevy::{
-    a11y::AccessibilityNode,
     input_focus::{FocusCause, InputFocus},
     prelude::*,
     window::RequestRedraw,
@@ -64,10 +63,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                take_keys,
-                follow_the_query,
-                search_in_slices,
-                show_the_count,
+                take_keys.run_if(on_message::<Find>),
+                (follow_the_query, search_in_slices, show_the_count)
+                    .chain()
+                    .run_if(|finder: Res<Finder>| finder.open),
             )
                 .chain()
                 .in_set(FindSystems)
@@ -111,17 +110,14 @@ pub struct FindCount;
 #[reflect(Component)]
 pub struct FindAnnouncement;
 
-/// The bar: its field and the count, out of the conversation's layout, at its top right; hidden
-/// until Ctrl+F.
-pub(super) fn find_bar(theme: &Theme) -> impl Bundle {
-    let mut node = accessible(AccessRole::Search, "찾기");
-    node.set_hidden();
+/// The bar, out of the conversation's layout, at its top right: the count, after which the find
+/// field goes first.
+fn find_bar() -> impl Bundle {
     (
         Name::new("Find bar"),
         FindBar,
-        node,
+        accessible(AccessRole::Search, "찾기"),
         Node {
-            display: Display::None,
             position_type: PositionType::Absolute,
             top: px(8),
             // Clear of the scrollbar.
@@ -133,20 +129,17 @@ pub(super) fn find_bar(theme: &Theme) -> impl Bundle {
             ..default()
         },
         Paint::background(|p| p.window_background).with_border(|p| p.input_border),
-        children![
-            input::find_input(theme.palette(), px(240)),
-            (
-                Name::new("Find count"),
-                FindCount,
-                Text::new(""),
-                theme::small_font(),
-                Paint::text(|p| p.text),
-                Node {
-                    min_width: px(64),
-                    ..default()
-                },
-            ),
-        ],
+        children![(
+            Name::new("Find count"),
+            FindCount,
+            Text::new(""),
+            theme::small_font(),
+            Paint::text(|p| p.text),
+            Node {
+                min_width: px(64),
+                ..default()
+            },
+        )],
     )
 }
 
@@ -157,6 +150,8 @@ pub struct Finder {
     /// Where keyboard focus goes back to when the bar closes: the chat's field, or the
     /// conversation's list.
     returns_to: Option<Entity>,
+    /// The query as typed, for the bar to open with again.
+    query: String,
     needle: Needle,
     folded: Folded,
     /// How many of the log's messages have been searched for the needle.
@@ -278,35 +273,46 @@ fn take_keys(
     selection: Res<ConversationSelection>,
     log: Res<MessageLog>,
     messages: Query<&ChatMessage>,
-    bar: Single<(&mut Node, &mut AccessibilityNode), With<FindBar>>,
-    mut find_field: Single<&mut Field, With<FindField>>,
+    theme: Res<Theme>,
+    bars: Query<Entity, With<FindBar>>,
+    mut find_field: Query<&mut Field, With<FindField>>,
     chat: Single<Entity, With<ChatInput>>,
-    conversation: Single<(Entity, &mut VirtualList), With<Conversation>>,
+    conversation: Single<(Entity, &mut VirtualList, &ChildOf), With<Conversation>>,
     rows: Query<&Item, With<MessageRow>>,
+    mut commands: Commands,
 ) {
-    let (mut bar, mut heard) = bar.into_inner();
-    let (list_entity, mut list) = conversation.into_inner();
+    let (list_entity, mut list, ChildOf(pane)) = conversation.into_inner();
     for key in keys.read() {
         match *key {
             Find::Open { from } => {
-                if !finder.open {
-                    finder.open = true;
-                    // Back to the conversation, or else the chat's field.
-                    let in_list =
-                        from.is_some_and(|from| from == list_entity || rows.contains(from));
-                    finder.returns_to = Some(if in_list { list_entity } else { *chat });
-                    bar.display = Display::Flex;
-                    heard.clear_hidden();
+                let query = prefill(&selection, &log, &messages);
+                if let Ok(mut field) = find_field.single_mut() {
+                    match query {
+                        Some(text) => field.set_text_selected(&text),
+                        None => field.select_all(),
+                    }
+                    continue;
                 }
-                match prefill(&selection, &log, &messages) {
-                    Some(text) => find_field.set_text_selected(&text),
-                    None => find_field.select_all(),
-                }
+                finder.open = true;
+                // Back to the conversation, or else the chat's field.
+                let in_list = from.is_some_and(|from| from == list_entity || rows.contains(from));
+                finder.returns_to = Some(if in_list { list_entity } else { *chat });
+                // The bar is made as it opens, and goes as it closes: while closed, it costs
+                // no frame anything.
+                let query = query.unwrap_or_else(|| finder.query.clone());
+                let field = commands
+                    .spawn(input::find_input(theme.palette(), &query))
+                    .id();
+                commands
+                    .spawn((find_bar(), ChildOf(*pane)))
+                    .insert_children(0, &[field]);
+                input_focus.set(field, FocusCause::Navigated);
             }
             Find::Close if finder.open => {
                 finder.open = false;
-                bar.display = Display::None;
-                heard.set_hidden();
+                for bar in &bars {
+                    commands.entity(bar).despawn();
+                }
                 let back = finder.returns_to.take().unwrap_or(*chat);
                 input_focus.set(back, FocusCause::Navigated);
             }
@@ -350,7 +356,10 @@ fn prefill(
 
 /// Starts the search again when the query changes: each character typed, the syllable being
 /// composed included.
-fn follow_the_query(mut finder: ResMut<Finder>, find_field: Single<Ref<Field>, With<FindField>>) {
+fn follow_the_query(mut finder: ResMut<Finder>, find_field: Query<Ref<Field>, With<FindField>>) {
+    let Ok(find_field) = find_field.single() else {
+        return;
+    };
     if !find_field.is_changed() {
         return;
     }
@@ -358,6 +367,7 @@ fn follow_the_query(mut finder: ResMut<Finder>, find_field: Single<Ref<Field>, W
     let needle = Needle::of(&line.shown(), line.composition());
     if needle != finder.needle {
         let finder = &mut *finder;
+        line.text().clone_into(&mut finder.query);
         finder.needle = needle;
         finder.searched = 0;
         finder.hits.clear();
@@ -416,14 +426,16 @@ fn search_in_slices(
 fn show_the_count(
     finder: Res<Finder>,
     log: Res<MessageLog>,
-    count: Single<(&mut Text, &ChildOf), With<FindCount>>,
+    mut count: Query<(&mut Text, &ChildOf), With<FindCount>>,
     said: Query<Entity, With<FindAnnouncement>>,
     mut commands: Commands,
 ) {
     if !finder.is_changed() {
         return;
     }
-    let (mut text, ChildOf(bar)) = count.into_inner();
+    let Ok((mut text, ChildOf(bar))) = count.single_mut() else {
+        return;
+    };
     let shown = if finder.open {
         finder.count_text(log.len())
     } else {

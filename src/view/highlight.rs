@@ -27,6 +27,12 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         draw_marks
+            .run_if(
+                resource_changed::<ConversationSelection>
+                    .or_eager(resource_changed::<Finder>)
+                    .or_eager(resource_changed::<Theme>)
+                    .or_eager(any_match_filter::<(Changed<Item>, With<MessageRow>)>),
+            )
             .after(super::mount_rows)
             .in_set(AppSystems::SpawnRows),
     );

@@ -56,12 +56,19 @@ pub(super) fn plugin(app: &mut App) {
     app.register_type::<ConversationSelection>()
         .register_type::<TextPlace>()
         .init_resource::<ConversationSelection>()
+        .init_resource::<Gesture>()
         .add_systems(
             Update,
             (
-                select_with_pointer,
-                select_and_copy_with_keys,
-                one_selection_per_window,
+                // Most frames bring no pointer, no key and no new selection: nothing to do then.
+                select_with_pointer.run_if(
+                    on_message::<WindowEvent>.or_eager(|gesture: Res<Gesture>| gesture.dragging()),
+                ),
+                select_and_copy_with_keys.run_if(on_message::<ConversationInput>),
+                one_selection_per_window.run_if(
+                    resource_changed::<ConversationSelection>
+                        .or_eager(any_match_filter::<(Changed<Field>, With<ChatInput>)>),
+                ),
             )
                 .chain()
                 .in_set(SelectionSystems)
@@ -209,7 +216,7 @@ enum Unit {
 }
 
 /// The pointer's gesture in the conversation.
-#[derive(Debug, Default)]
+#[derive(Resource, Debug, Default)]
 pub(super) struct Gesture {
     /// Where the pointer is, in logical pixels.
     at: Option<Vec2>,
@@ -218,6 +225,13 @@ pub(super) struct Gesture {
     drag: Option<(Unit, TextPlace, TextPlace)>,
     /// The last press: when, where, and how many presses it made in a row.
     last_press: Option<(Duration, Vec2, u8)>,
+}
+
+impl Gesture {
+    /// Whether the button is held after a press on the conversation.
+    fn dragging(&self) -> bool {
+        self.drag.is_some()
+    }
 }
 
 /// The conversation's mounted rows as the pointer finds them: where each is on screen and
@@ -321,7 +335,7 @@ fn distance(node: &ComputedNode, transform: &UiGlobalTransform, point: Vec2) -> 
 /// scrolls while a drag is held past the conversation's top or bottom edge.
 fn select_with_pointer(
     mut events: MessageReader<WindowEvent>,
-    mut gesture: Local<Gesture>,
+    mut gesture: ResMut<Gesture>,
     time: Res<Time<Real>>,
     keys: Res<ButtonInput<KeyCode>>,
     mut selection: ResMut<ConversationSelection>,
