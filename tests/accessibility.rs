@@ -9,8 +9,8 @@ use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};
 use agent_chat::chat::REPLIES;
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, input_focus::InputFocus, prelude::*};
 use common::{
-    fix_pick, headless_app, input_entity, press_enter, submit, tap, tap_down, tap_up, type_text,
-    write_submit_messages,
+    fix_pick, headless_app, input_entity, key_in, press_enter, submit, tap, tap_down, tap_up,
+    type_text, write_submit_messages,
 };
 
 /// The window's node id; headless apps have no window entity.
@@ -313,4 +313,39 @@ fn scrolled_back_the_reader_finds_the_first_rows_with_their_place_and_hears_noth
         assert_eq!(item.size_of_set_from_container(&common_filter), Some(2000));
     }
     assert_eq!(items[0].label().as_deref(), Some("사용자: 줄 0"));
+}
+
+#[test]
+fn the_find_bar_is_an_entry_with_its_text_and_its_count_is_announced() {
+    let mut app = headless_app();
+    submit(&mut app, "찾아 줘");
+    submit(&mut app, "또 찾아");
+    app.update();
+    let mut tree = reader_tree(&mut app);
+    let heard = announced(&mut app, &mut tree, |app| {
+        tap_down(app, KeyCode::ControlLeft);
+        tap(app, KeyCode::KeyF, Key::Character("f".into()));
+        tap_up(app, KeyCode::ControlLeft);
+        app.update();
+    });
+    assert_eq!(heard, Vec::<String>::new(), "no count before a query");
+    let state = tree.state();
+    let entry = state.focus().expect("focus is in the bar");
+    assert_eq!(
+        (entry.role(), entry.label().as_deref()),
+        (Role::SearchInput, Some("대화에서 찾기"))
+    );
+    // What AccessKit's Linux adapter reads when a text node appears: a text run the field has
+    // not described yet (it is made mid-frame) must still read as text, not panic.
+    assert_eq!(entry.document_range().text(), "");
+
+    let heard = announced(&mut app, &mut tree, |app| {
+        key_in(app, "찾");
+        for _ in 0..4 {
+            app.update();
+        }
+    });
+    assert_eq!(heard, ["1/2"], "the count is read out once it is known");
+    let state = tree.state();
+    assert_eq!(state.focus().unwrap().document_range().text(), "찾");
 }

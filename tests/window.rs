@@ -18,7 +18,8 @@
 //!
 //! The harness is in two modules: `tests/window/session.rs` starts the processes (the X server,
 //! the D-Bus session, ibus, the accessibility bus, the app) and drives them, and
-//! `tests/window/screen.rs` reads screenshots. This file holds the tests themselves.
+//! `tests/window/screen.rs` reads screenshots. This file holds the tests themselves, but for
+//! those of selecting and finding text, in `tests/window/selecting.rs`.
 //!
 //! Screenshots of the last run are kept under `target/tmp/window-tests/` (inside
 //! `CARGO_TARGET_DIR` when that is set); a failing check names the one it looked at.
@@ -39,6 +40,10 @@ use agent_chat::{
 mod screen;
 #[path = "window/session.rs"]
 mod session;
+
+// Selecting and finding the conversation's text.
+#[path = "window/selecting.rs"]
+mod selecting;
 
 use screen::*;
 use session::*;

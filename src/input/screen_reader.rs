@@ -18,11 +18,18 @@ use super::Field;
 pub(super) struct FieldText;
 
 /// The field's text run. Out of layout: the widget draws the text, this only tells it.
+///
+/// Empty from the start, not without text: a field made in the middle of a frame (the find
+/// bar's) is sent to the platform before [`describe_field`] has run, and AccessKit reads a
+/// run's text as soon as it appears (with no value it panicked, taking the app down).
 pub(super) fn text_run() -> impl Bundle {
+    let mut run = AccessNode::new(AccessRole::TextRun);
+    run.set_value("");
+    run.set_character_lengths([]);
     (
         Name::new("Field text run"),
         FieldText,
-        AccessibilityNode(AccessNode::new(AccessRole::TextRun)),
+        AccessibilityNode(run),
         Node {
             display: Display::None,
             ..default()

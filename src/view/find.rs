@@ -275,6 +275,7 @@ fn take_keys(
     messages: Query<&ChatMessage>,
     theme: Res<Theme>,
     bars: Query<Entity, With<FindBar>>,
+    said: Query<Entity, With<FindAnnouncement>>,
     mut find_field: Query<&mut Field, With<FindField>>,
     chat: Single<Entity, With<ChatInput>>,
     conversation: Single<(Entity, &mut VirtualList, &ChildOf), With<Conversation>>,
@@ -310,7 +311,7 @@ fn take_keys(
             }
             Find::Close if finder.open => {
                 finder.open = false;
-                for bar in &bars {
+                for bar in bars.iter().chain(&said) {
                     commands.entity(bar).despawn();
                 }
                 let back = finder.returns_to.take().unwrap_or(*chat);
@@ -426,14 +427,14 @@ fn search_in_slices(
 fn show_the_count(
     finder: Res<Finder>,
     log: Res<MessageLog>,
-    mut count: Query<(&mut Text, &ChildOf), With<FindCount>>,
+    mut count: Query<&mut Text, With<FindCount>>,
     said: Query<Entity, With<FindAnnouncement>>,
     mut commands: Commands,
 ) {
     if !finder.is_changed() {
         return;
     }
-    let Ok((mut text, ChildOf(bar))) = count.single_mut() else {
+    let Ok(mut text) = count.single_mut() else {
         return;
     };
     let shown = if finder.open {
@@ -449,7 +450,7 @@ fn show_the_count(
         commands.entity(old).despawn();
     }
     if !shown.is_empty() {
-        commands.entity(*bar).with_child((
+        commands.spawn((
             Name::new("Find announcement"),
             FindAnnouncement,
             announcement(&shown),

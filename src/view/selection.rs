@@ -29,10 +29,11 @@
 use std::{ops::Range, time::Duration};
 
 use bevy::{
+    input::mouse::MouseButtonInput,
     prelude::*,
     text::ComputedTextBlock,
     ui::UiGlobalTransform,
-    window::{RequestRedraw, WindowEvent},
+    window::{CursorMoved, RequestRedraw, WindowEvent},
 };
 use parley::Cursor;
 
@@ -62,7 +63,9 @@ pub(super) fn plugin(app: &mut App) {
             (
                 // Most frames bring no pointer, no key and no new selection: nothing to do then.
                 select_with_pointer.run_if(
-                    on_message::<WindowEvent>.or_eager(|gesture: Res<Gesture>| gesture.dragging()),
+                    on_message::<CursorMoved>
+                        .or_eager(on_message::<MouseButtonInput>)
+                        .or_eager(|gesture: Res<Gesture>| gesture.dragging()),
                 ),
                 select_and_copy_with_keys.run_if(on_message::<ConversationInput>),
                 one_selection_per_window.run_if(
@@ -234,12 +237,26 @@ impl Gesture {
     }
 }
 
+/// The logged messages, by their places in the log.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct Logged<'w, 's> {
+    log: Res<'w, MessageLog>,
+    messages: Query<'w, 's, (&'static ChatMessage, &'static Role)>,
+}
+
+impl Logged<'_, '_> {
+    /// The role and body of the message at `place`.
+    pub(super) fn message(&self, place: usize) -> Option<(Role, &str)> {
+        let (body, &role) = self.messages.get(*self.log.entities().get(place)?).ok()?;
+        Some((role, body.body()))
+    }
+}
+
 /// The conversation's mounted rows as the pointer finds them: where each is on screen and
 /// which place of the log it shows.
 #[derive(bevy::ecs::system::SystemParam)]
 pub(super) struct RowsOnScreen<'w, 's> {
-    log: Res<'w, MessageLog>,
-    messages: Query<'w, 's, (&'static ChatMessage, &'static Role)>,
+    logged: Logged<'w, 's>,
     rows: Query<
         'w,
         's,
@@ -266,8 +283,7 @@ pub(super) struct RowsOnScreen<'w, 's> {
 impl RowsOnScreen<'_, '_> {
     /// The role and body of the message at `place`.
     pub(super) fn message(&self, place: usize) -> Option<(Role, &str)> {
-        let (body, &role) = self.messages.get(*self.log.entities().get(place)?).ok()?;
-        Some((role, body.body()))
+        self.logged.message(place)
     }
 
     /// The place of the text under `point` (physical pixels), or nearest to it: in the row
@@ -460,14 +476,14 @@ fn select_with_pointer(
 fn select_and_copy_with_keys(
     mut keys: MessageReader<ConversationInput>,
     mut selection: ResMut<ConversationSelection>,
-    rows: RowsOnScreen,
+    rows: Logged,
     mut copies: MessageWriter<CopyText>,
     mut primary: MessageWriter<WritePrimary>,
 ) {
     for key in keys.read() {
         match key {
             ConversationInput::SelectAll => {
-                let len = rows.log.entities().len();
+                let len = rows.log.len();
                 let Some(last) = len.checked_sub(1) else {
                     continue;
                 };

@@ -460,6 +460,48 @@ impl Session {
         )
     }
 
+    /// What another application reads from the PRIMARY selection (a middle click's paste).
+    pub fn read_primary(&self) -> String {
+        run(
+            "timeout",
+            &["10", "xclip", "-o", "-selection", "primary"],
+            &self.xvfb.display,
+        )
+    }
+
+    /// Presses the left button at `from`, drags to `to` through a point between, and lets go.
+    pub fn drag(&self, from: (usize, usize), to: (usize, usize)) {
+        let at = |(x, y): (usize, usize)| [x.to_string(), y.to_string()];
+        let [fx, fy] = at(from);
+        self.xdotool(&["mousemove", &fx, &fy, "mousedown", "1"]);
+        sleep(Duration::from_millis(150));
+        let [mx, my] = at(((from.0 + to.0) / 2, (from.1 + to.1) / 2));
+        self.xdotool(&["mousemove", &mx, &my]);
+        sleep(Duration::from_millis(150));
+        let [tx, ty] = at(to);
+        self.xdotool(&["mousemove", &tx, &ty]);
+        sleep(Duration::from_millis(150));
+        self.xdotool(&["mouseup", "1"]);
+        sleep(Duration::from_millis(300));
+    }
+
+    /// Clicks the left button `times` times at `at`, as quickly as a double- or triple-click.
+    pub fn click(&self, at: (usize, usize), times: usize) {
+        let (x, y, times) = (at.0.to_string(), at.1.to_string(), times.to_string());
+        self.xdotool(&[
+            "mousemove",
+            &x,
+            &y,
+            "click",
+            "--repeat",
+            &times,
+            "--delay",
+            "80",
+            "1",
+        ]);
+        sleep(Duration::from_millis(400));
+    }
+
     pub fn screenshot(&mut self, label: &str) -> Shot {
         self.taken += 1;
         let ppm = self.shots.join(format!("{:02}-{label}.ppm", self.taken));
