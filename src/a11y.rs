@@ -12,8 +12,10 @@
 //! - the window `agent-chat`,
 //!   - a list `대화` that says how many messages the conversation holds, and an item per
 //!     mounted row: the messages in view and a view's worth around them (`사용자: …`,
-//!     `에이전트: …`), each with its place among all messages;
-//!   - a text entry `메시지 입력` with its text and caret (`input/screen_reader.rs`).
+//!     `에이전트: …`), each with its place among all messages, and inside it the row's text as
+//!     text a reader's caret and selection commands work on ([`text`]);
+//!   - a text entry `메시지 입력` with its text and caret (`input/screen_reader.rs`);
+//!   - while it is open, the find bar: a search entry `대화에서 찾기` (`view/find.rs`).
 //!
 //! [`AutoFocus`]: bevy::input_focus::AutoFocus
 
@@ -36,6 +38,27 @@ pub fn accessible(role: AccessRole, label: &str) -> AccessibilityNode {
     let mut node = AccessNode::new(role);
     node.set_label(label);
     AccessibilityNode(node)
+}
+
+/// Read-only text for screen readers, as two nodes: the label that holds it (for the row's
+/// bubble) and the text run that carries the characters (for the row's text node). AccessKit
+/// offers a label's text runs through the platform's text interface (AT-SPI's Text), so a reader
+/// can move its caret through a message and select part of it.
+pub fn text(text: &str) -> (AccessibilityNode, AccessibilityNode) {
+    let mut run = AccessNode::new(AccessRole::TextRun);
+    run.set_value(text);
+    run.set_character_lengths(
+        text.chars()
+            .map(|c| c.len_utf8() as u8)
+            .collect::<Vec<u8>>(),
+    );
+    let mut label = AccessNode::new(AccessRole::Label);
+    // What a reader selects there is selected in the conversation (`view/selection.rs`).
+    label.add_action(accesskit::Action::SetTextSelection);
+    // Not a live region of its own inside an announced row: AccessKit's Linux adapter names a
+    // label by its text, and a label that took the row's liveness read the reply out twice.
+    label.set_live(Live::Off);
+    (AccessibilityNode(label), AccessibilityNode(run))
 }
 
 /// A line a screen reader reads out once, politely (after what it is saying), when it appears:

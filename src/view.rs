@@ -20,6 +20,7 @@ pub mod find;
 pub mod focus;
 pub mod highlight;
 pub mod paragraph;
+pub mod reader;
 pub mod recycle;
 pub mod selection;
 
@@ -38,6 +39,7 @@ pub(super) fn plugin(app: &mut App) {
             selection::plugin,
             find::plugin,
             highlight::plugin,
+            reader::plugin,
         ))
         .add_systems(Startup, spawn_layout)
         .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));

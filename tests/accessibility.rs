@@ -349,3 +349,75 @@ fn the_find_bar_is_an_entry_with_its_text_and_its_count_is_announced() {
     let state = tree.state();
     assert_eq!(state.focus().unwrap().document_range().text(), "찾");
 }
+
+#[test]
+fn a_rows_text_is_text_a_reader_moves_through_and_what_it_selects_is_selected() {
+    let mut app = headless_app();
+    // As Bevy's window backend does once assistive technology asks for the tree.
+    let requested = bevy::a11y::AccessibilityRequested::default();
+    requested.set(true);
+    app.insert_resource(requested);
+    fix_pick(&mut app, &[0]);
+    submit(&mut app, "서울역 3번 출구에서 만나요");
+    app.update();
+    let tree = reader_tree(&mut app);
+    let state = tree.state();
+    let list = find(&state.root(), Role::List);
+    let item = shown_children(&list).into_iter().next().expect("a row");
+    let text = find(&item, Role::Label);
+    assert!(
+        text.supports_text_ranges(),
+        "the row's text offers AT-SPI's Text interface"
+    );
+    assert_eq!(
+        text.document_range().text(),
+        "사용자: 서울역 3번 출구에서 만나요"
+    );
+
+    // The reader selects `3번 출구`: characters 9 to 14 of the row's text.
+    let row = common::row_entities(app.world_mut())[0];
+    let run = common::text_of_row(app.world(), row);
+    let bubble = app.world().get::<ChildOf>(run).unwrap().parent();
+    let at = |character_index| accesskit::TextPosition {
+        node: NodeId(run.to_bits()),
+        character_index,
+    };
+    app.world_mut()
+        .write_message(bevy::a11y::ActionRequest(accesskit::ActionRequest {
+            action: accesskit::Action::SetTextSelection,
+            target_tree: TreeId::ROOT,
+            target_node: NodeId(bubble.to_bits()),
+            data: Some(accesskit::ActionData::SetTextSelection(
+                accesskit::TextSelection {
+                    anchor: at(9),
+                    focus: at(14),
+                },
+            )),
+        }));
+    app.update();
+    let selection = app
+        .world()
+        .resource::<agent_chat::view::selection::ConversationSelection>();
+    let body = "서울역 3번 출구에서 만나요";
+    assert_eq!(
+        selection.text(|_| Some((agent_chat::chat::Role::User, body))),
+        "3번 출구"
+    );
+}
+
+#[test]
+fn without_a_reader_rows_carry_no_text_nodes() {
+    let mut app = headless_app();
+    submit(&mut app, "아무도 듣지 않을 때");
+    app.update();
+    let world = app.world_mut();
+    for row in common::row_entities(world) {
+        let text = common::text_of_row(world, row);
+        let bubble = world.get::<ChildOf>(text).unwrap().parent();
+        assert!(
+            world.get::<AccessibilityNode>(text).is_none()
+                && world.get::<AccessibilityNode>(bubble).is_none(),
+            "no reader asked: Bevy would keep their bounds each frame for nobody"
+        );
+    }
+}

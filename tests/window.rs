@@ -754,6 +754,20 @@ fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() 
         Some((String::new(), 0)),
         "and the entry is empty again"
     );
+    // Inside each item, its text through AT-SPI's Text interface, for the reader's caret.
+    let texts: Vec<_> = answered
+        .iter()
+        .filter(|node| node.role == "label")
+        .filter_map(|node| Some((node.depth, node.text.clone()?.0)))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (list.depth + 2, "사용자: 읽어 주세요".to_owned()),
+            (list.depth + 2, format!("에이전트: {reply}")),
+        ],
+        "each row's text is text a reader can read through: {answered:#?}"
+    );
 }
 
 #[test]

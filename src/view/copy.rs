@@ -97,21 +97,9 @@ fn copy_button() -> impl Bundle {
     )
 }
 
-/// Puts the button into `bubble`, from the bubble it was in, if any.
-///
-/// For screen readers, the bubble that holds the button becomes a transparent node, so that
-/// the button is read inside its message's list item and not beside the list. Only that bubble:
-/// a node on every bubble would cost every frame (Bevy keeps each node's bounds up to date).
-fn move_button(commands: &mut Commands, button: Entity, from: Option<Entity>, bubble: Entity) {
-    if let Some(from) = from.filter(|&from| from != bubble) {
-        commands.entity(from).try_remove::<AccessibilityNode>();
-    }
-    commands
-        .entity(bubble)
-        .insert(AccessibilityNode(accesskit::Node::new(
-            AccessRole::GenericContainer,
-        )))
-        .add_child(button);
+/// Puts the button into `bubble`: for screen readers, inside the message it copies.
+fn move_button(commands: &mut Commands, button: Entity, bubble: Entity) {
+    commands.entity(bubble).add_child(button);
 }
 
 /// What a screen reader is told of the button: a push button `복사` that takes a click.
@@ -180,12 +168,12 @@ impl CopyButtonSpot<'_, '_> {
                 show(&mut visibility, &mut a11y, true);
                 if *from != bubble {
                     label.0 = COPY.into();
-                    move_button(&mut self.commands, button, Some(*from), bubble);
+                    move_button(&mut self.commands, button, bubble);
                 }
             }
             Err(_) => {
                 let button = self.commands.spawn((copy_button(), beside(justify))).id();
-                move_button(&mut self.commands, button, None, bubble);
+                move_button(&mut self.commands, button, bubble);
             }
         }
     }

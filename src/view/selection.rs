@@ -28,7 +28,9 @@
 
 use std::{ops::Range, time::Duration};
 
+use accesskit::{Action, ActionData, TextPosition};
 use bevy::{
+    a11y::ActionRequest,
     input::mouse::MouseButtonInput,
     prelude::*,
     text::ComputedTextBlock,
@@ -41,6 +43,7 @@ use super::{
     Bubble, Conversation, MessageRow,
     copy::{CopyButton, CopyText},
     paragraph::LaidOut,
+    row_text, shown_len,
 };
 use crate::{
     AppSystems,
@@ -68,6 +71,7 @@ pub(super) fn plugin(app: &mut App) {
                         .or_eager(|gesture: Res<Gesture>| gesture.dragging()),
                 ),
                 select_and_copy_with_keys.run_if(on_message::<ConversationInput>),
+                select_for_a_reader.run_if(on_message::<ActionRequest>),
                 one_selection_per_window.run_if(
                     resource_changed::<ConversationSelection>
                         .or_eager(any_match_filter::<(Changed<Field>, With<ChatInput>)>),
@@ -239,7 +243,7 @@ impl Gesture {
 
 /// The logged messages, by their places in the log.
 #[derive(bevy::ecs::system::SystemParam)]
-pub(super) struct Logged<'w, 's> {
+pub struct Logged<'w, 's> {
     log: Res<'w, MessageLog>,
     messages: Query<'w, 's, (&'static ChatMessage, &'static Role)>,
 }
@@ -501,6 +505,56 @@ fn select_and_copy_with_keys(
             }
             _ => {}
         }
+    }
+}
+
+/// Selects what a screen reader asks to select in a row's text (AT-SPI's Text.SetSelection, or a
+/// caret moved there): places in the row's text run, as characters of the row's text.
+fn select_for_a_reader(
+    mut requests: MessageReader<ActionRequest>,
+    mut selection: ResMut<ConversationSelection>,
+    parents: Query<&ChildOf>,
+    items: Query<&Item, With<MessageRow>>,
+    rows: Logged,
+) {
+    for ActionRequest(request) in requests.read() {
+        let (Action::SetTextSelection, Some(ActionData::SetTextSelection(chosen))) =
+            (request.action, &request.data)
+        else {
+            continue;
+        };
+        // A position's node is a row's text run: the text under the bubble under the row.
+        let place = |position: &TextPosition| {
+            let text = Entity::try_from_bits(position.node.0)?;
+            let bubble = parents.get(text).ok()?.parent();
+            let row = parents.get(bubble).ok()?.parent();
+            let &Item(at) = items.get(row).ok()?;
+            let (role, body) = rows.message(at)?;
+            Some(TextPlace::new(
+                at,
+                body_offset_of_character(role, body, position.character_index),
+            ))
+        };
+        if let (Some(anchor), Some(focus)) = (place(&chosen.anchor), place(&chosen.focus)) {
+            selection.set_if_neq(ConversationSelection::new(anchor, focus));
+        }
+    }
+}
+
+/// The body offset of a row's `index`-th character (of its label and shown body, as its text
+/// run tells them): the body's start for the label, its end for a long body's count.
+fn body_offset_of_character(role: Role, body: &str, index: usize) -> usize {
+    let text = row_text(role, body);
+    let at = text
+        .char_indices()
+        .nth(index)
+        .map_or(text.len(), |(at, _)| at);
+    let label = RoleStyle::of(role).text("").len();
+    let kept = shown_len(body);
+    match at.checked_sub(label) {
+        None => 0,
+        Some(offset) if offset > kept => body.len(),
+        Some(offset) => offset,
     }
 }
 
