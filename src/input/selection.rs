@@ -357,33 +357,12 @@ pub(super) fn point_and_drag(
                 }
             }
             WindowEvent::MouseButtonInput(button)
-                if button.button == MouseButton::Middle && button.state.is_pressed() =>
+                if matches!(button.button, MouseButton::Left | MouseButton::Middle) =>
             {
-                // A middle click pastes the PRIMARY selection where it lands, as in every GTK
-                // and Qt field.
-                let Some(at) = pointer.at else {
-                    continue;
-                };
-                let pressed = fields.iter_mut().find(|(_, _, node, transform)| {
-                    node.contains_point(**transform, at * node.inverse_scale_factor().recip())
-                });
-                let Some((entity, mut field, _, _)) = pressed else {
-                    continue;
-                };
-                if field.line().is_composing() {
-                    continue;
-                }
-                if let Some(((caret, affinity), _)) = hit(entity, at) {
-                    field.line_mut().place_beside(caret, affinity, false);
-                }
-                if input_focus.get() != Some(entity) {
-                    input_focus.set(entity, FocusCause::Pressed);
-                }
-                pastes.write(PastePrimary(entity));
-            }
-            WindowEvent::MouseButtonInput(button) if button.button == MouseButton::Left => {
                 if !button.state.is_pressed() {
-                    pointer.dragging = None;
+                    if button.button == MouseButton::Left {
+                        pointer.dragging = None;
+                    }
                     continue;
                 }
                 let Some(at) = pointer.at else {
@@ -404,6 +383,13 @@ pub(super) fn point_and_drag(
                 // A click in a field gives it keyboard focus.
                 if input_focus.get() != Some(entity) {
                     input_focus.set(entity, FocusCause::Pressed);
+                }
+                if button.button == MouseButton::Middle {
+                    // A middle click pastes the PRIMARY selection where it lands, as in every
+                    // GTK and Qt field.
+                    field.line_mut().place_beside(caret, affinity, false);
+                    pastes.write(PastePrimary(entity));
+                    continue;
                 }
                 let now = time.elapsed();
                 let double = pointer.last_press.is_some_and(|(then, place)| {
