@@ -180,6 +180,18 @@ fn a_query_is_counted_over_100_000_messages_and_f3_and_enter_walk_the_matches_wr
             .all(|(place, _, fill)| *place == place_of(4999) || *fill != current),
         "one current match"
     );
+    // In view, and not under the bar (nor under the field, which is below the conversation).
+    let row = row_entities(app.world_mut())
+        .into_iter()
+        .find(|&row| app.world().get::<Item>(row).unwrap().0 == place_of(4999))
+        .unwrap();
+    let (row, bar) = (rect(&mut app, row), the::<FindBar>(&mut app));
+    let (bar, conversation) = (rect(&mut app, bar), the::<Conversation>(&mut app));
+    let area = rect(&mut app, conversation);
+    assert!(
+        row.min.y >= bar.max.y && row.max.y <= area.max.y,
+        "the match's row {row:?} is below the bar {bar:?} and in {area:?}"
+    );
 
     key(&mut app, KeyCode::Enter, Key::Enter, true);
     assert_eq!(count_text(&mut app), "11/11", "Shift+Enter wraps back");

@@ -6,6 +6,7 @@ mod common;
 use agent_chat::{
     chat::{MessageLog, REPLIES},
     input::Field,
+    theme::{Palette, Theme},
     view::selection::{ConversationSelection, TextPlace},
 };
 use bevy::{
@@ -472,4 +473,46 @@ fn a_selection_is_offered_as_primary_and_a_middle_click_in_the_field_pastes_prim
         )));
     app.update();
     assert_eq!(field(&mut app).0, "a3번b");
+}
+
+#[test]
+fn the_selection_is_redrawn_in_the_new_theme_and_stays_on_its_text_through_a_resize() {
+    let mut app = two_exchanges();
+    let from = body_point(&mut app, 2, at(SECOND, "3번"));
+    let to = body_point(&mut app, 2, at(SECOND, "에서"));
+    drag(&mut app, from, to);
+    let fill = |app: &mut App| {
+        let row = row_at(app, 2);
+        let world = app.world();
+        let text = text_of_row(world, row);
+        world
+            .get::<Children>(text)
+            .into_iter()
+            .flatten()
+            .find_map(|&span| world.get::<bevy::text::TextBackgroundColor>(span))
+            .map(|fill| fill.0)
+    };
+    assert_eq!(fill(&mut app), Some(Palette::DARK.selection));
+    *app.world_mut().resource_mut::<Theme>() = Theme::Light;
+    app.update();
+    assert_eq!(
+        fill(&mut app),
+        Some(Palette::LIGHT.selection),
+        "the theme switched"
+    );
+
+    let world = app.world_mut();
+    world
+        .query_filtered::<&mut Window, With<bevy::window::PrimaryWindow>>()
+        .single_mut(world)
+        .unwrap()
+        .resolution
+        .set(420.0, 600.0);
+    finish_mounting(&mut app);
+    app.update();
+    assert_eq!(
+        highlights(&mut app),
+        [(2, "3번 출구".to_owned())],
+        "a narrower window wraps the rows, and the selection is the same text"
+    );
 }

@@ -115,9 +115,8 @@ pub struct ConversationSelection {
     focus: TextPlace,
 }
 
-/// What one message has selected: a range of its body's bytes, and whether its label too. On a
-/// row's text, the part it draws highlighted.
-#[derive(Component, Debug, Clone, PartialEq, Eq)]
+/// What one message has selected: a range of its body's bytes, and whether its label too.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selected {
     /// The selected bytes of the body.
     pub body: Range<usize>,
