@@ -516,3 +516,24 @@ fn the_selection_is_redrawn_in_the_new_theme_and_stays_on_its_text_through_a_res
         "a narrower window wraps the rows, and the selection is the same text"
     );
 }
+
+#[test]
+fn in_a_mixed_direction_row_a_word_is_taken_where_it_is_drawn() {
+    let mut app = play_the_clipboard_in(laid_out_app());
+    fix_pick(&mut app, &[0]);
+    let body = "hello שלום world";
+    write_submit_message(&mut app, body);
+    app.update();
+    // `שלום` runs right to left inside the left-to-right line: its first letter is drawn at
+    // its right end. Double-click just left of where the text puts that letter's start.
+    let label = "사용자: ".len();
+    let hebrew = point(&mut app, 0, label + body.find('ש').unwrap(), -2.0);
+    click(&mut app, hebrew, 2);
+    assert_eq!(highlights(&mut app), [(0, "שלום".to_owned())]);
+    ctrl(&mut app, KeyCode::KeyC, "c");
+    assert_eq!(copied(&mut app), ["שלום"]);
+    std::thread::sleep(std::time::Duration::from_millis(450));
+    let world = body_point(&mut app, 0, body.find("world").unwrap() + 1);
+    click(&mut app, world, 2);
+    assert_eq!(highlights(&mut app), [(0, "world".to_owned())]);
+}
