@@ -4,7 +4,7 @@
 use std::{borrow::Cow, ops::Range};
 
 use accesskit::{Live, Role as AccessRole};
-use bevy::prelude::*;
+use bevy::{ecs::query::QueryFilter, prelude::*};
 
 use crate::{
     AppSystems,
@@ -178,6 +178,17 @@ pub fn mount_rows(
         })
         .collect();
     rows.mount(plan, entering, &messages);
+}
+
+/// A row's bubble, its first child, and the row's text, the bubble's first child (the `복사`
+/// button may follow it: [`copy`]), from the row's children and a query that has the bubble's.
+fn bubble_and_text<F: QueryFilter>(
+    row: &Children,
+    children: &Query<&Children, F>,
+) -> Option<(Entity, Entity)> {
+    let bubble = *row.first()?;
+    let text = *children.get(bubble).ok()?.first()?;
+    Some((bubble, text))
 }
 
 /// The space between two rows, in logical pixels.

@@ -347,8 +347,10 @@ pub(super) fn edit_field(
                 if at.is_none() && ime_types(&ime) {
                     take_focus(&mut at, &mut input_focus, chat);
                 }
-                if let Some(mut field) = at.and_then(|field| fields.get_mut(field).ok()) {
-                    ime_edit(&mut field.line, &ime, at.unwrap_or(chat), &mut out);
+                if let Some(entity) = at
+                    && let Ok(mut field) = fields.get_mut(entity)
+                {
+                    ime_edit(&mut field.line, &ime, entity, &mut out);
                 }
                 if ended {
                     backlog.uncommitted = Some(now);

@@ -126,6 +126,19 @@ impl LaidOut {
         }
     }
 
+    /// The body offset of the `index`-th character of the row's text as screen readers are
+    /// told it: without the marks the layout adds.
+    pub(super) fn body_offset_of_character(&self, index: usize) -> usize {
+        let laid_marks: Vec<usize> = (self.marks.iter().enumerate())
+            .map(|(k, &mark)| mark + k * MARK_LEN)
+            .collect();
+        let at = (self.text.char_indices())
+            .filter(|(at, _)| !laid_marks.contains(at))
+            .nth(index)
+            .map_or(self.text.len(), |(at, _)| at);
+        self.body_offset(at)
+    }
+
     /// The layout's byte for the body offset `offset`.
     pub(super) fn index(&self, offset: usize) -> usize {
         if offset > self.kept || (offset == self.body && self.kept < self.body) {
@@ -222,6 +235,13 @@ mod tests {
             let index = laid.index(offset);
             assert_eq!(laid.body_offset(index), offset, "offset {offset}");
         }
+        // A screen reader counts `사용자: ` (5 characters) and `שלום ` (5) before `עולם`.
+        assert_eq!(laid.body_offset_of_character(10), "שלום ".len());
+        assert_eq!(
+            laid.body_offset_of_character(2),
+            0,
+            "the label is the body's start"
+        );
         assert_eq!(laid.body_offset(0), 0, "the label is the body's start");
 
         let long = "가".repeat(super::super::MAX_SHOWN_CHARS + 10);

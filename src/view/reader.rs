@@ -11,7 +11,7 @@
 
 use bevy::{a11y::AccessibilityRequested, prelude::*};
 
-use super::{MessageRow, row_text, selection::Logged};
+use super::{MessageRow, bubble_and_text, row_text, selection::Logged};
 use crate::{AppSystems, a11y, scroll::Item};
 
 pub(super) fn plugin(app: &mut App) {
@@ -44,11 +44,7 @@ fn describe_rows(
         let Some((role, body)) = logged.message(item.0) else {
             continue;
         };
-        // The bubble, and its first child, the row's text.
-        let Some(&bubble) = row.first() else {
-            continue;
-        };
-        let Some(&text) = children.get(bubble).ok().and_then(|inner| inner.first()) else {
+        let Some((bubble, text)) = bubble_and_text(row, &children) else {
             continue;
         };
         let (label, run) = a11y::text(&row_text(role, body));

@@ -25,7 +25,7 @@ use bevy::{
     window::RequestRedraw,
 };
 
-use super::{Conversation, MessageRow, RowContent, focus, row_shape, row_text};
+use super::{Conversation, MessageRow, RowContent, bubble_and_text, focus, row_shape, row_text};
 use crate::{
     a11y::announcement,
     chat::{ChatMessage, MessageLog, Role},
@@ -245,9 +245,7 @@ impl RowRecycler<'_, '_> {
             return row;
         }
         let reused = recycled.pop().and_then(|(row, _)| {
-            let bubble = *self.children.get(row).ok()?.first()?;
-            // The text comes first; the copy button may follow it (see `copy`).
-            let text = *self.children.get(bubble).ok()?.first()?;
+            let (bubble, text) = bubble_and_text(self.children.get(row).ok()?, &self.children)?;
             Some((row, bubble, text))
         });
         let Some((row, bubble, text)) = reused else {

@@ -40,10 +40,9 @@ use bevy::{
 use parley::Cursor;
 
 use super::{
-    Bubble, Conversation, MessageRow,
+    Bubble, Conversation, MessageRow, bubble_and_text,
     copy::{CopyButton, CopyText},
     paragraph::LaidOut,
-    row_text, shown_len,
 };
 use crate::{
     AppSystems,
@@ -242,7 +241,7 @@ impl Gesture {
 
 /// The logged messages, by their places in the log.
 #[derive(bevy::ecs::system::SystemParam)]
-pub struct Logged<'w, 's> {
+pub(super) struct Logged<'w, 's> {
     log: Res<'w, MessageLog>,
     messages: Query<'w, 's, (&'static ChatMessage, &'static Role)>,
 }
@@ -309,8 +308,7 @@ impl RowsOnScreen<'_, '_> {
 
     /// The text of the row whose children are `row`: its bubble's first child.
     pub(super) fn text_of(&self, row: &Children) -> Option<Entity> {
-        let bubble = self.bubbles.get(*row.first()?).ok()?;
-        bubble.first().copied()
+        bubble_and_text(row, &self.bubbles).map(|(_, text)| text)
     }
 
     /// The word around `at`, as two places.
@@ -529,31 +527,12 @@ fn select_for_a_reader(
             let row = parents.get(bubble).ok()?.parent();
             let &Item(at) = items.get(row).ok()?;
             let (role, body) = rows.message(at)?;
-            Some(TextPlace::new(
-                at,
-                body_offset_of_character(role, body, position.character_index),
-            ))
+            let offset = LaidOut::of(role, body).body_offset_of_character(position.character_index);
+            Some(TextPlace::new(at, offset))
         };
         if let (Some(anchor), Some(focus)) = (place(&chosen.anchor), place(&chosen.focus)) {
             selection.set_if_neq(ConversationSelection::new(anchor, focus));
         }
-    }
-}
-
-/// The body offset of a row's `index`-th character (of its label and shown body, as its text
-/// run tells them): the body's start for the label, its end for a long body's count.
-fn body_offset_of_character(role: Role, body: &str, index: usize) -> usize {
-    let text = row_text(role, body);
-    let at = text
-        .char_indices()
-        .nth(index)
-        .map_or(text.len(), |(at, _)| at);
-    let label = RoleStyle::of(role).text("").len();
-    let kept = shown_len(body);
-    match at.checked_sub(label) {
-        None => 0,
-        Some(offset) if offset > kept => body.len(),
-        Some(offset) => offset,
     }
 }
 
