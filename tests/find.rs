@@ -14,10 +14,7 @@ use agent_chat::{
         selection::{ConversationSelection, TextPlace},
     },
 };
-use bevy::{
-    input::keyboard::Key, input_focus::InputFocus, prelude::*, text::TextBackgroundColor,
-    window::Ime,
-};
+use bevy::{input::keyboard::Key, input_focus::InputFocus, prelude::*, window::Ime};
 use common::*;
 
 /// Taps `key_code` (naming `logical`) with Ctrl held, and runs the frame.
@@ -91,11 +88,8 @@ fn marks(app: &mut App) -> Vec<(usize, String, Color)> {
     for row in row_entities(world) {
         let place = world.get::<Item>(row).unwrap().0;
         let text = text_of_row(world, row);
-        for &span in world.get::<Children>(text).into_iter().flatten() {
-            if let Some(fill) = world.get::<TextBackgroundColor>(span) {
-                let shown = world.get::<TextSpan>(span).unwrap().0.clone();
-                marked.push((place, shown, fill.0));
-            }
+        for (shown, fill) in marked_spans(world, text) {
+            marked.push((place, shown, fill));
         }
     }
     marked.sort_by_key(|(place, ..)| *place);

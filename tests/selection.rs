@@ -484,13 +484,8 @@ fn the_selection_is_redrawn_in_the_new_theme_and_stays_on_its_text_through_a_res
     let fill = |app: &mut App| {
         let row = row_at(app, 2);
         let world = app.world();
-        let text = text_of_row(world, row);
-        world
-            .get::<Children>(text)
-            .into_iter()
-            .flatten()
-            .find_map(|&span| world.get::<bevy::text::TextBackgroundColor>(span))
-            .map(|fill| fill.0)
+        let marked = marked_spans(world, text_of_row(world, row));
+        marked.into_iter().next().map(|(_, fill)| fill)
     };
     assert_eq!(fill(&mut app), Some(Palette::DARK.selection));
     *app.world_mut().resource_mut::<Theme>() = Theme::Light;

@@ -643,13 +643,22 @@ pub fn shown_text(world: &World, text: Entity) -> String {
     shown
 }
 
+/// The spans of a text entity drawn with a background (a selection, a find's match), in order:
+/// each one's text and fill.
+pub fn marked_spans(world: &World, text: Entity) -> Vec<(String, Color)> {
+    let spans = world.get::<Children>(text).into_iter().flatten();
+    spans
+        .filter_map(|&span| {
+            let fill = world.get::<TextBackgroundColor>(span)?;
+            Some((world.get::<TextSpan>(span).unwrap().0.clone(), fill.0))
+        })
+        .collect()
+}
+
 /// The part of a text entity drawn highlighted (with a background), if any.
 pub fn highlighted(world: &World, text: Entity) -> Option<String> {
-    let spans = world.get::<Children>(text)?;
-    spans
-        .iter()
-        .find(|&span| world.get::<TextBackgroundColor>(span).is_some())
-        .map(|span| world.get::<TextSpan>(span).unwrap().0.clone())
+    let (shown, _) = marked_spans(world, text).into_iter().next()?;
+    Some(shown)
 }
 
 /// Puts the pointer at `at` (window pixels) as the window backend does, and presses or releases
