@@ -18,6 +18,7 @@ fn main() -> AppExit {
         }))
         // As the app's: a frame only when something happens.
         .insert_resource(WinitSettings::desktop_app())
+        .add_systems(Update, exit_on_escape)
         .add_systems(Startup, |mut commands: Commands| {
             // The app's camera draws without multisampling too (`view.rs`): the floor is what
             // Bevy itself costs, not a setting the app has already turned off.
@@ -34,4 +35,11 @@ fn main() -> AppExit {
             ));
         })
         .run()
+}
+
+/// As the app's (spec step 8), and what lets `benches/weight/heap.sh` end it cleanly.
+fn exit_on_escape(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppExit>) {
+    if keys.just_pressed(KeyCode::Escape) {
+        exit.write(AppExit::Success);
+    }
 }

@@ -1,14 +1,17 @@
 """Starts one window app under an X server and measures what `benches/weight.sh` reports for it:
-when its window is mapped, when its first frame is drawn, and its memory by mapping after the
-lines typed into it. Prints one `key=value` line per figure.
+when its window is mapped, when its first frame is drawn, and its memory by mapping and the CPU
+time it has used after the lines typed into it. Prints one `key=value` line per figure.
 
     python3 measure.py DISPLAY TITLE LINES -- PROGRAM [ARGS...]
 
 LINES is a comma-separated list of line counts at which memory is read (`10,100`); `0` reads it
-once the first frame is drawn, without typing. Needs python3-xlib and xdotool.
+once the first frame is drawn, without typing. At the end the program is killed, or, with
+`MEASURE_QUIT_KEY=Escape`, sent that key and waited for, so that a profiler it runs under
+(`benches/weight/heap.sh`) writes its record out. Needs python3-xlib and xdotool.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -80,6 +83,13 @@ def memory(pid, program):
     return kinds
 
 
+def cpu_seconds(pid):
+    """The CPU time the program has used so far, user and system, from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main():
     disp, title, lines = sys.argv[1], sys.argv[2], sys.argv[3]
     program = sys.argv[sys.argv.index("--") + 1:]
@@ -120,7 +130,12 @@ def main():
             time.sleep(1.5)
             for kind, kb in memory(app.pid, program[0]).items():
                 print(f"{kind}_kb_at_{target}={kb}")
-        print(f"binary_bytes={os.path.getsize(program[0])}")
+            print(f"cpu_s_at_{target}={cpu_seconds(app.pid):.2f}")
+        print(f"binary_bytes={os.path.getsize(shutil.which(program[0]))}")
+        quit_key = os.environ.get("MEASURE_QUIT_KEY")
+        if quit_key:
+            subprocess.run(xdotool + ["key", quit_key], env=env, check=True)
+            app.wait(timeout=120)
     finally:
         app.kill()
         app.wait()
