@@ -2,8 +2,8 @@
 # How heavy the app is beside the lightest peer: the same chat written with egui
 # (benches/peers/egui-chat, its own workspace), both built the same way, run one after the
 # other under Xvfb with Mesa's software Vulkan, typed into with the same lines, and printed side
-# by side: the binary's size, when the window is mapped and its first frame drawn, and resident
-# memory by mapping after 10 and 100 lines and with a long log (100,000 messages: the app's
+# by side: the binary's size, when the window is mapped and its first frame drawn, resident
+# memory by mapping after 10 and 100 lines, the CPU time those lines took, and with a long log (100,000 messages: the app's
 # `long-log` example, the peer's PEER_PREFILL=50000 exchanges). Beside them at start, the Bevy
 # floor: a window with one line of text and the app's Bevy features (`bevy-floor` example).
 #
@@ -86,6 +86,11 @@ for kind, label in (("binary", "the binary, resident"), ("llvm", "llvmpipe's LLV
                     ("heap", "heap (brk)"), ("anon", "other anonymous")):
     rows.append((f"  of which {label} (MiB)", lambda s, k=kind: median(s, f"{k}_kb_at_100", MB), "{:.1f}"))
 rows.append(("anonymous memory, Pss_Anon, at 100 (MiB)", lambda s: median(s, "pss_anon_kb_at_100", MB), "{:.1f}"))
+# What typing costs the processor: CPU time (user and system, llvmpipe's drawing included) from
+# the 10th line to the 100th.
+rows.append(("CPU time for lines 11 to 100 (s)",
+             lambda s: statistics.median(float(r["cpu_s_at_100"]) - float(r["cpu_s_at_10"]) for r in s),
+             "{:.2f}"))
 print(f"{profile} beside {profile}, median of {runs} alternating runs")
 print(f"{'figure':44} {'egui peer':>10} {'agent-chat':>11} {'app/peer':>9}")
 for label, get, fmt in rows:
