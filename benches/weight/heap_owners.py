@@ -1,13 +1,13 @@
 """Groups a heaptrack profile's heap at its peak by owner, for `benches/weight/heap.sh`.
 
     heaptrack_print -f PROFILE.zst --flamegraph-cost-type peak -F STACKS
-    python3 heap_owners.py STACKS [STACKS ...]    # from the repository's root
+    python3 heap_owners.py STACKS [STACKS ...]
 
 Each STACKS file has one line a call stack: frames from `main` to the allocation, joined by `;`,
 then the bytes that stack held when the heap was at its peak. A frame is named by its symbol, or,
 where it was inlined, by its function and file name (`new<> (chat.rs)`): a file name that only the
 app's sources have (`src/`, beside every dependency's, from `cargo metadata`) marks the app's code
-too; `main.rs` does not, as every stack passes through `main`. A stack's bytes go to the first
+too. The app's `main` and `window_app` do not: every stack passes through them. A stack's bytes go to the first
 owner that matches, in this order: text (a text crate anywhere on the stack: the glyph atlases
 are allocated from the renderer's calls but on the text's behalf), accessibility, the app (one of
 its functions anywhere), then the owner of the crate nearest the allocation, passing over crates
@@ -64,9 +64,10 @@ def crates(frame):
 
 def app_file_names():
     """The `.rs` file names in the app's sources that no dependency's sources have."""
+    repository = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     metadata = json.loads(subprocess.run(
         ["cargo", "metadata", "--format-version", "1", "--locked"],
-        capture_output=True, check=True, text=True).stdout)
+        cwd=repository, capture_output=True, check=True, text=True).stdout)
     root = os.path.dirname(metadata["workspace_root"] + "/")
 
     def names(directory):
@@ -84,7 +85,12 @@ APP_FILES = app_file_names()
 INLINED = re.compile(r"\(([^()]+\.rs)\)$")
 
 
+# The app's entry points: every stack passes through them, so they mark nothing.
+ENTRY = re.compile(r"^(?:agent_chat::(?:main|window_app)::h|(?:main|window_app) \(main\.rs\))")
+
+
 def owner(stack):
+    stack = ";".join(frame for frame in stack.split(";") if not ENTRY.match(frame))
     frames = [crates(frame) for frame in stack.split(";")]
     everywhere = {name for names in frames for name in names}
     app = any((m := INLINED.search(frame)) and m.group(1) in APP_FILES
