@@ -12,8 +12,8 @@
 #   RUNS=5 bash benches/weight.sh     # runs of each, alternating (default 3); medians printed
 #
 # Installs what it needs from Debian (Xvfb, Mesa Vulkan, xdotool, python3-xlib) if missing. The
-# first run builds both in release: about 40 minutes on 2 cores for the app (LTO), a few for the
-# peer.
+# first run builds both in release: about 13 minutes on 2 cores for the app and its two
+# examples, a few for the peer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
