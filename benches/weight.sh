@@ -22,15 +22,8 @@ profile=release
 [ "${1:-}" = "--dev" ] && profile=dev
 runs="${RUNS:-3}"
 
-need=()
-command -v Xvfb >/dev/null || need+=(xvfb)
-command -v xdotool >/dev/null || need+=(xdotool)
-/usr/bin/python3 -c 'import Xlib' 2>/dev/null || need+=(python3-xlib)
-[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || need+=(mesa-vulkan-drivers)
-if ((${#need[@]})); then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+source benches/weight/window-tools.sh
+install_window_tools
 
 flag=(); [ "$profile" = release ] && flag=(--release)
 dir=$([ "$profile" = release ] && echo release || echo debug)

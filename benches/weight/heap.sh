@@ -20,16 +20,8 @@ if [ "${1:-}" = "--release" ]; then
   export CARGO_TARGET_DIR="$CARGO_TARGET_DIR-symbols"
 fi
 
-need=()
-command -v heaptrack >/dev/null || need+=(heaptrack)
-command -v Xvfb >/dev/null || need+=(xvfb)
-command -v xdotool >/dev/null || need+=(xdotool)
-/usr/bin/python3 -c 'import Xlib' 2>/dev/null || need+=(python3-xlib)
-[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || need+=(mesa-vulkan-drivers)
-if ((${#need[@]})); then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+source benches/weight/window-tools.sh
+install_window_tools heaptrack=heaptrack
 
 cargo build --locked "${flag[@]}" --bin agent-chat --example long-log --example bevy-floor
 # The records stay, for `heaptrack_print` or `heaptrack_gui` to open.
