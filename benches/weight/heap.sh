@@ -6,7 +6,7 @@
 #   bash benches/weight/heap.sh            # dev, what `cargo run` builds
 #   bash benches/weight/heap.sh --release  # the release profile, but keeping the symbols that
 #                                          # heaptrack names stacks by: its own target directory,
-#                                          # a clean LTO build the first time (about 30 minutes)
+#                                          # a clean release build the first time (about 13 minutes)
 #
 # heaptrack counts bytes allocated, resident or not: benches/weight.sh gives what is resident.
 # Installs heaptrack (Debian) and what the window needs if missing.
