@@ -40,6 +40,7 @@ mod selection;
 mod typing;
 
 pub use keys::{MessageAction, Walk};
+pub(crate) use selection::press_time;
 pub use typing::{COMMIT_PATIENCE, Field};
 
 pub(super) fn plugin(app: &mut App) {

@@ -32,6 +32,7 @@ use accesskit::{Action, ActionData, TextPosition};
 use bevy::{
     a11y::ActionRequest,
     input::mouse::MouseButtonInput,
+    platform::time::Instant,
     prelude::*,
     text::ComputedTextBlock,
     ui::UiGlobalTransform,
@@ -51,6 +52,7 @@ use crate::{
         ChatInput, ConversationInput, Field, FieldSystems, MessageAction,
         clipboard::WritePrimary,
         editor::{nearest_boundary, word_at},
+        press_time,
     },
     scroll::{Item, ScrollInput, VirtualList},
 };
@@ -229,7 +231,7 @@ pub(super) struct Gesture {
     /// selected, which the drag keeps.
     drag: Option<(Unit, TextPlace, TextPlace)>,
     /// The last press: when, where, and how many presses it made in a row.
-    last_press: Option<(Duration, Vec2, u8)>,
+    last_press: Option<(Instant, Vec2, u8)>,
 }
 
 impl Gesture {
@@ -423,7 +425,7 @@ fn select_with_pointer(
                     }
                     continue;
                 }
-                let now = time.elapsed();
+                let now = press_time();
                 let presses = match gesture.last_press {
                     Some((then, place, presses))
                         if now - then <= MULTI_CLICK_TIME
