@@ -63,6 +63,7 @@ pub(super) const CARET: usize = 2;
 
 /// Two presses this close in time and place are a double-click (GTK's defaults).
 const DOUBLE_CLICK_TIME: Duration = Duration::from_millis(400);
+const DOUBLE_CLICK_DISTANCE: f32 = 5.0;
 
 /// When a press came, for telling a double- or triple-click from separate clicks: the clock
 /// read as a frame handles the press, which is the frame the press woke the window for.
@@ -74,7 +75,6 @@ const DOUBLE_CLICK_TIME: Duration = Duration::from_millis(400);
 pub(crate) fn press_time() -> Instant {
     Instant::now()
 }
-const DOUBLE_CLICK_DISTANCE: f32 = 5.0;
 
 /// How the part of the line next to the caret is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
