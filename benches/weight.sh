@@ -5,8 +5,8 @@
 # by side: the binary's size, when the window is mapped and its first frame drawn, resident
 # memory by mapping after 10 and 100 lines and the CPU time those lines took, and memory and
 # first frame with a long log (100,000 messages: the app's `long-log` example, the peer's
-# PEER_PREFILL=50000 exchanges). Beside them at start, the Bevy floor: a window with one line of text and the app's
-# Bevy features (`bevy-floor` example).
+# PEER_PREFILL=50000 exchanges). Beside them at start, the Bevy floor: a window with one line of
+# text and the app's Bevy features (`bevy-floor` example).
 #
 #   bash benches/weight.sh            # release beside release (each with its own profile)
 #   bash benches/weight.sh --dev      # dev beside dev (what `cargo run` builds)

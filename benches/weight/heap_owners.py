@@ -7,8 +7,8 @@ Each STACKS file has one line a call stack: frames from `main` to the allocation
 then the bytes that stack held when the heap was at its peak. A frame is named by its symbol, or,
 where it was inlined, by its function and file name (`new<> (chat.rs)`): a file name that only the
 app's sources have (`src/`, beside every dependency's, from `cargo metadata`) marks the app's code
-too. The app's `main` and `window_app` do not: every stack passes through them. A stack's bytes go to the first
-owner that matches, in this order: text (a text crate anywhere on the stack: the glyph atlases
+too. The app's `main` and `window_app` do not: every stack passes through them. A stack's bytes
+go to the first owner that matches, in this order: text (a text crate anywhere on the stack: the glyph atlases
 are allocated from the renderer's calls but on the text's behalf), accessibility, the app (one of
 its functions anywhere), then the owner of the crate nearest the allocation, passing over crates
 that any owner uses (collections, regex, std). Prints one column per file, in MiB.
@@ -26,7 +26,7 @@ ANYWHERE = [
      {"bevy_text", "parley", "fontique", "swash", "skrifa", "read_fonts", "harfrust", "zeno"}),
     ("accessibility bridge", {"accesskit", "accesskit_unix", "accesskit_atspi_common", "zbus",
                               "bevy_a11y"}),
-    (APP := "the app's own systems and data", {"agent_chat"}),
+    ("the app's own systems and data", {"agent_chat"}),
 ]
 NEAREST = [
     ("renderer: wgpu, naga, gpu_allocator, bevy_render and the Vulkan driver they call",
@@ -90,13 +90,13 @@ ENTRY = re.compile(r"^(?:agent_chat::(?:main|window_app)::h|(?:main|window_app) 
 
 
 def owner(stack):
-    stack = ";".join(frame for frame in stack.split(";") if not ENTRY.match(frame))
-    frames = [crates(frame) for frame in stack.split(";")]
+    named = [frame for frame in stack.split(";") if not ENTRY.match(frame)]
+    frames = [crates(frame) for frame in named]
     everywhere = {name for names in frames for name in names}
-    app = any((m := INLINED.search(frame)) and m.group(1) in APP_FILES
-              for frame in stack.split(";"))
+    if any((m := INLINED.search(frame)) and m.group(1) in APP_FILES for frame in named):
+        everywhere.add("agent_chat")
     for label, members in ANYWHERE:
-        if everywhere & members or (app and label == APP):
+        if everywhere & members:
             return label
     for names in reversed(frames):  # from the allocation outwards
         for label, members in NEAREST:
