@@ -7,7 +7,7 @@
 //! (clusters, words, selection, undo), `input/keys.rs` says which key does what,
 //! `input/clipboard.rs` reaches the system clipboard, and `input/selection.rs` draws the
 //! selection and takes the mouse. `input/caret.rs` stops the caret blinking once the user is
-//! idle. Enter's line leaves as the widget's own submit message,
+//! idle. Whatever waits or counts time does it on `input/clock.rs`'s clock. Enter's line leaves as the widget's own submit message,
 //! [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), which
 //! `chat::record_submissions` reads as it is: swapping the widget for another would change this
 //! module and that one message type.
@@ -32,6 +32,7 @@ use crate::{
 
 pub mod caret;
 pub mod clipboard;
+pub mod clock;
 pub mod editor;
 mod ime;
 mod keys;
@@ -40,7 +41,6 @@ mod selection;
 mod typing;
 
 pub use keys::{MessageAction, Walk};
-pub(crate) use selection::press_time;
 pub use typing::{COMMIT_PATIENCE, Field};
 
 pub(super) fn plugin(app: &mut App) {
@@ -65,6 +65,7 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<caret::CaretBlink>()
         .register_type::<caret::CaretBar>()
         .init_resource::<caret::CaretBlink>()
+        .init_resource::<clock::InputClock>()
         // The field's line is settled before the widget draws it, in the same frame, and the
         // chat records what was sent once the widget is done with the frame.
         .configure_sets(

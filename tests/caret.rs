@@ -10,11 +10,12 @@ use agent_chat::input::caret::{BLINK_INTERVAL, BLINK_TIMEOUT, CaretBlink, SLEEP}
 use bevy::{
     input::{ButtonState, keyboard::Key, mouse::MouseButtonInput},
     prelude::*,
-    time::TimeUpdateStrategy,
     window::{Ime, WindowFocused},
     winit::{UpdateMode, WinitSettings},
 };
-use common::{deliver, headless_app, input_entity, press_enter, tap, type_text};
+use common::{
+    deliver, headless_app, input_entity, on_a_lagging_clock, press_enter, rest, tap, type_text,
+};
 
 const FRAME: Duration = Duration::from_millis(100);
 
@@ -26,11 +27,11 @@ fn app_on_a_manual_clock() -> App {
 /// The app on a manual clock that advances by `frame` every frame.
 fn app_on_a_clock_of(frame: Duration) -> App {
     let mut app = headless_app();
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(frame))
-        .insert_resource(WinitSettings {
-            focused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
-            unfocused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
-        });
+    on_a_lagging_clock(&mut app, frame);
+    app.insert_resource(WinitSettings {
+        focused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
+        unfocused_mode: UpdateMode::reactive_low_power(BLINK_INTERVAL),
+    });
     app.update();
     app
 }
@@ -136,6 +137,26 @@ fn the_caret_blinks_for_ten_seconds_after_input_then_rests_solid() {
     assert!(!resting(&app));
     assert_eq!(focused_wait(&app), BLINK_INTERVAL);
 
+    idle_past_the_timeout(&mut app);
+}
+
+#[test]
+fn a_key_after_a_long_rest_wakes_the_blink_for_the_whole_timeout() {
+    let mut app = app_on_a_manual_clock();
+    idle_past_the_timeout(&mut app);
+
+    // A resting caret needs no frames: the window sleeps a minute, until a key wakes it. The
+    // frame that handles the key is the first after the rest, when Bevy's `Time<Real>` still
+    // reads the rest's start.
+    rest(&mut app, Duration::from_secs(60));
+    type_text(&mut app, "a");
+    let frames = (BLINK_TIMEOUT - Duration::from_secs(1)).as_millis() / FRAME.as_millis();
+    let blinking = watch(&mut app, frames as usize);
+    assert!(
+        !resting(&app) && toggles(&blinking) >= 15,
+        "the key counts from when it was handled, not from when the rest began: the caret \
+         blinks for the whole timeout again: {blinking:?}"
+    );
     idle_past_the_timeout(&mut app);
 }
 

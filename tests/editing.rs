@@ -8,6 +8,8 @@
 
 mod common;
 
+use std::time::Duration;
+
 use agent_chat::{
     input::{Field, MAX_INPUT_CHARS, clipboard::ClipboardText},
     theme::Palette,
@@ -176,7 +178,7 @@ fn a_clipboard_that_cannot_be_read_changes_nothing_and_typing_goes_on() {
         if text(&mut app) != "keep" {
             break;
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(
         text(&mut app),
@@ -190,7 +192,7 @@ fn a_clipboard_that_cannot_be_read_changes_nothing_and_typing_goes_on() {
         if text(&mut app) != "keep!" {
             break;
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(text(&mut app), "keep!?", "and so does the next paste's");
 }
@@ -198,9 +200,7 @@ fn a_clipboard_that_cannot_be_read_changes_nothing_and_typing_goes_on() {
 #[test]
 fn a_clipboard_that_does_not_answer_holds_typing_for_at_most_a_second() {
     let mut app = app();
-    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
-        std::time::Duration::from_millis(100),
-    ));
+    on_a_lagging_clock(&mut app, Duration::from_millis(100));
     app.update();
     chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
     key_in(&mut app, "ok");
@@ -218,6 +218,27 @@ fn a_clipboard_that_does_not_answer_holds_typing_for_at_most_a_second() {
     );
     clipboard_answers(&mut app, Some("late"));
     assert_eq!(text(&mut app), "ok", "an answer after that lands nowhere");
+}
+
+#[test]
+fn a_paste_after_the_window_rested_waits_for_the_clipboard_and_lands() {
+    let mut app = app();
+    on_a_lagging_clock(&mut app, Duration::from_millis(16));
+    app.update();
+
+    // The window sleeps a minute; Ctrl+V wakes it, in the first frame after the rest, when
+    // Bevy's `Time<Real>` still reads the rest's start. The clipboard answers two frames later.
+    rest(&mut app, Duration::from_secs(60));
+    chord(&mut app, CTRL, KeyCode::KeyV, letter("v"));
+    key_in(&mut app, "ok");
+    app.update();
+    app.update();
+    clipboard_answers(&mut app, Some("붙여 "));
+    assert_eq!(
+        text(&mut app),
+        "붙여 ok",
+        "the paste waited from when it was asked for, not from when the rest began"
+    );
 }
 
 #[test]

@@ -19,7 +19,6 @@ use agent_chat::{
 use bevy::{
     input::keyboard::Key,
     prelude::*,
-    time::TimeUpdateStrategy,
     ui::UiGlobalTransform,
     window::{Ime, PrimaryWindow, RequestRedraw, WindowFocused, WindowResolution},
 };
@@ -166,9 +165,9 @@ fn keys_typed_right_after_a_syllable_land_after_it_even_within_one_frame() {
 /// A frame at 60 Hz, for tests that count time.
 const FRAME: Duration = Duration::from_millis(16);
 
-/// Runs frames of [`FRAME`] each, on every clock, until `span` has passed.
+/// Runs frames of [`FRAME`] each, on a lagging clock, until `span` has passed.
 fn run_for(app: &mut App, span: Duration) {
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+    on_a_lagging_clock(app, FRAME);
     for _ in 0..span.div_duration_f32(FRAME).ceil() as usize + 1 {
         app.update();
     }
@@ -246,9 +245,36 @@ fn a_key_that_comes_before_the_commit_of_the_syllable_it_ended_lands_after_it() 
 }
 
 #[test]
+fn a_line_typed_at_a_natural_rhythm_keeps_its_last_syllable_after_the_window_rested() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    on_a_lagging_clock(&mut app, FRAME);
+    type_annyeonghaseyo(&mut app, true);
+
+    // A word, a half-second pause in which the window sleeps between two blinks of the caret,
+    // then Enter, which ibus passes on before it commits 요. The frame that handles the Enter
+    // is the first after the rest, when Bevy's `Time<Real>` still reads the rest's start: had
+    // the wait been stamped with that, the next frame would find it long spent and send the
+    // line without 요.
+    rest(&mut app, Duration::from_millis(500));
+    overtake_commit(&mut app, "요", KeyCode::Enter, Key::Enter);
+    settle(&mut app, 3);
+    assert_eq!(
+        recorded(&app).0,
+        ["안녕하세요"],
+        "the line goes whole, its last syllable with it"
+    );
+    assert_eq!(
+        field(&mut app),
+        (String::new(), 0, false),
+        "none left behind"
+    );
+}
+
+#[test]
 fn keys_after_a_composition_dropped_without_a_commit_land_within_the_patience() {
     let mut app = headless_app();
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+    on_a_lagging_clock(&mut app, FRAME);
     commit(&mut app, "가");
     compose(&mut app, "ㄴ");
     app.update();

@@ -277,6 +277,52 @@ fn korean_typed_through_ibus_hangul_arrives_as_a_user_row_byte_for_byte() {
 
 #[test]
 #[ignore = "opens a real window and types through ibus-hangul: needs the window tools, ibus, ibus-hangul, dbus, xprop"]
+fn fifty_korean_lines_typed_at_a_natural_rhythm_on_a_busy_machine_all_arrive_whole() {
+    const LINES: usize = 50;
+    // The 2-set keys of three words, each ending in a syllable that Enter commits.
+    const WORDS: [(&str, &str); 3] = [
+        ("안녕하세요", "d k s s u d g k t p d y"),
+        ("반가워요", "q k s r k d n j d y"),
+        ("감사합니다", "r k a t k g k q s l e k"),
+    ];
+    let mut x = Session::start_with(
+        "ibus_hangul_rhythm",
+        Setup {
+            ime: true,
+            ..Setup::default()
+        },
+    );
+    // Two busy loops beside the app, as a build beside it: ibus's commit then comes late more
+    // often, and the window sleeps between the caret's blinks.
+    let busy = BusyLoops::start(2);
+    x.key("Hangul");
+    let mut expected = Vec::new();
+    for (word, keys) in WORDS.iter().cycle().take(LINES) {
+        for key in keys.split(' ') {
+            x.key(key);
+        }
+        // A person's pause before Enter: long enough for the window to sleep.
+        sleep(Duration::from_millis(500));
+        x.key("Return");
+        expected.push(format!("{word:?}"));
+    }
+    drop(busy);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while x.submissions().len() < LINES && Instant::now() < deadline {
+        sleep(Duration::from_millis(250));
+    }
+    let sent = x.submissions();
+    let whole = sent.iter().zip(&expected).filter(|(a, b)| a == b).count();
+    assert_eq!(
+        sent,
+        expected,
+        "{whole}/{LINES} lines arrived whole, in order (app log: {})",
+        x.shots.join("app.log").display()
+    );
+}
+
+#[test]
+#[ignore = "opens a real window and types through ibus-hangul: needs the window tools, ibus, ibus-hangul, dbus, xprop"]
 fn a_syllable_converted_to_hanja_through_ibus_hangul_is_sent_and_drawn() {
     let mut x = Session::start_with(
         "ibus_hangul_hanja",

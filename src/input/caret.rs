@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use bevy::{
     input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
+    platform::time::Instant,
     prelude::*,
     text::ComputedTextBlock,
     window::{Ime, WindowFocused},
@@ -22,6 +23,7 @@ use parley::Cursor;
 
 use super::{
     Field,
+    clock::InputClock,
     selection::{CARET, LineText},
 };
 
@@ -58,8 +60,9 @@ pub(super) fn follow_the_blink_in_virtual_time(mut time: ResMut<Time<Virtual>>) 
 #[derive(Resource, Reflect, Debug)]
 #[reflect(Resource)]
 pub struct CaretBlink {
-    /// When the last key, IME message, click or focus gain came, on the real-time clock.
-    last_input: Duration,
+    /// When the last key, IME message, click or focus gain was handled, on the [`InputClock`];
+    /// the first frame counts as one.
+    last_input: Option<Instant>,
     /// Whether the window has keyboard focus: an unfocused window's caret rests at once.
     focused: bool,
     resting: bool,
@@ -68,7 +71,7 @@ pub struct CaretBlink {
 impl Default for CaretBlink {
     fn default() -> Self {
         Self {
-            last_input: Duration::ZERO,
+            last_input: None,
             focused: true,
             resting: false,
         }
@@ -85,10 +88,12 @@ impl CaretBlink {
 /// Notes the frame's input, rests or wakes the caret, and sets how long the window may sleep:
 /// half a blink while the caret blinks, [`SLEEP`] while it rests (every event still wakes it).
 ///
-/// Real time, not Bevy's virtual time: after a long sleep, virtual time advances by at most a
-/// quarter of a second, and the timeout would stretch to minutes.
+/// On the [`InputClock`], not Bevy's clocks: after a long sleep, virtual time advances by at most
+/// a quarter of a second, and the timeout would stretch to minutes; and the real-time one reads
+/// when the sleep began in the frame that wakes from it, so the caret that a key woke rested
+/// again in the next frame.
 pub(super) fn rest_when_idle(
-    time: Res<Time<Real>>,
+    clock: Res<InputClock>,
     mut keys: MessageReader<KeyboardInput>,
     mut imes: MessageReader<Ime>,
     mut clicks: MessageReader<MouseButtonInput>,
@@ -97,7 +102,7 @@ pub(super) fn rest_when_idle(
     mut fields: Query<(&mut TextInputCursorTimer, &mut TextInputInactive), With<Field>>,
     settings: Option<ResMut<WinitSettings>>,
 ) {
-    let now = time.elapsed();
+    let now = clock.now();
     // Every reader read to its end, so that no message counts again next frame.
     let typed = keys.read().count() > 0;
     let composed = imes.read().count() > 0;
@@ -116,9 +121,10 @@ pub(super) fn rest_when_idle(
         blink.focused = true;
     }
     if typed || composed || clicked || gained_focus {
-        blink.last_input = now;
+        blink.last_input = Some(now);
     }
-    let resting = !blink.focused || now.saturating_sub(blink.last_input) >= BLINK_TIMEOUT;
+    let last_input = *blink.last_input.get_or_insert(now);
+    let resting = !blink.focused || now.saturating_duration_since(last_input) >= BLINK_TIMEOUT;
     if resting == blink.resting {
         return;
     }

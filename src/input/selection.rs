@@ -34,6 +34,7 @@ use parley::{Cluster, Cursor, Layout};
 use super::{
     Field,
     clipboard::WritePrimary,
+    clock::InputClock,
     editor::{Affinity, LineEditor, nearest_boundary},
 };
 use crate::theme::Theme;
@@ -64,17 +65,6 @@ pub(super) const CARET: usize = 2;
 /// Two presses this close in time and place are a double-click (GTK's defaults).
 const DOUBLE_CLICK_TIME: Duration = Duration::from_millis(400);
 const DOUBLE_CLICK_DISTANCE: f32 = 5.0;
-
-/// When a press came, for telling a double- or triple-click from separate clicks: the clock
-/// read as a frame handles the press, which is the frame the press woke the window for.
-///
-/// Not [`Time<Real>`]: with a renderer, Bevy 0.19 sets it at the start of a frame to the moment
-/// the previous frame finished rendering (bevy_render's `send_time`). After the window rested,
-/// that is when the rest began, so three clicks 80 ms apart that followed a pause read as 0.4 s
-/// apart, and a triple-click was taken for a double one in the window tests.
-pub(crate) fn press_time() -> Instant {
-    Instant::now()
-}
 
 /// How the part of the line next to the caret is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -345,6 +335,7 @@ pub(super) fn point_and_drag(
     )>,
     mut input_focus: ResMut<InputFocus>,
     mut pastes: MessageWriter<PastePrimary>,
+    clock: Res<InputClock>,
 ) {
     // Where a pointer at `at` (logical pixels) lands in `field`'s line.
     let hit = |field: Entity, at: Vec2| {
@@ -402,7 +393,7 @@ pub(super) fn point_and_drag(
                     pastes.write(PastePrimary(entity));
                     continue;
                 }
-                let now = press_time();
+                let now = clock.now();
                 let double = pointer.last_press.is_some_and(|(then, place)| {
                     now - then <= DOUBLE_CLICK_TIME && place.distance(at) <= DOUBLE_CLICK_DISTANCE
                 });

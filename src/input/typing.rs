@@ -32,6 +32,7 @@ use bevy::{
     ecs::system::SystemParam,
     input::keyboard::{KeyboardFocusLost, KeyboardInput},
     input_focus::{FocusCause, InputFocus},
+    platform::time::Instant,
     prelude::*,
     text::{ComputedTextBlock, TextBrush},
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
@@ -44,6 +45,7 @@ use parley::Layout;
 use super::{
     ChatInput, ConversationInput, CopyNewestReply, FieldFull, Find, FindField, MAX_INPUT_CHARS,
     clipboard::{ClipboardText, ReadClipboard, ReadPrimary, WriteClipboard},
+    clock::InputClock,
     editor::{LineEditor, Motion, starts_right_to_left},
     keys::{self, Action, Modifiers},
     selection::{LineText, OnScreen, PastePrimary},
@@ -152,12 +154,11 @@ enum Typed {
 #[derive(Debug, Default)]
 pub(super) struct Backlog {
     typed: VecDeque<Typed>,
-    /// Since when a paste waits for the clipboard, on the real-time clock, and the field it is
-    /// for.
-    pasting: Option<(Duration, Entity)>,
+    /// Since when a paste waits for the clipboard, and the field it is for.
+    pasting: Option<(Instant, Entity)>,
     held: Modifiers,
-    /// Since when a composition has ended with nothing committed yet, on the real-time clock.
-    uncommitted: Option<Duration>,
+    /// Since when a composition has ended with nothing committed yet.
+    uncommitted: Option<Instant>,
     /// The keys that came since, in order: they land after the commit, if it comes in time.
     after_commit: Vec<Typed>,
 }
@@ -204,7 +205,7 @@ pub(super) fn edit_field(
     mut pasted: MessageReader<ClipboardText>,
     mut middle_clicks: MessageReader<PastePrimary>,
     mut backlog: Local<Backlog>,
-    time: Res<Time<Real>>,
+    clock: Res<InputClock>,
     mut input_focus: ResMut<InputFocus>,
     chat: Single<Entity, With<ChatInput>>,
     finder: Query<Entity, With<FindField>>,
@@ -229,17 +230,16 @@ pub(super) fn edit_field(
     {
         out.full.write(FieldFull(into));
     }
-    let now = time.elapsed();
     // A middle click asked to paste the PRIMARY selection: typing after it waits for it too.
     if let Some(PastePrimary(into)) = middle_clicks.read().last()
         && backlog.pasting.is_none()
     {
         out.primary_reads.write(ReadPrimary);
-        backlog.pasting = Some((now, *into));
+        backlog.pasting = Some((clock.now(), *into));
     }
     if backlog
         .pasting
-        .is_some_and(|(since, _)| now.saturating_sub(since) >= PASTE_PATIENCE)
+        .is_some_and(|(since, _)| clock.since(since) >= PASTE_PATIENCE)
     {
         backlog.pasting = None;
         warn!(
@@ -249,7 +249,7 @@ pub(super) fn edit_field(
     }
     if backlog
         .uncommitted
-        .is_some_and(|since| now.saturating_sub(since) >= COMMIT_PATIENCE)
+        .is_some_and(|since| clock.since(since) >= COMMIT_PATIENCE)
     {
         // No commit: the composition was dropped (Backspace took its last jamo, say).
         backlog.release_keys();
@@ -353,7 +353,7 @@ pub(super) fn edit_field(
                     ime_edit(&mut field.line, &ime, entity, &mut out);
                 }
                 if ended {
-                    backlog.uncommitted = Some(now);
+                    backlog.uncommitted = Some(clock.now());
                 } else if !emptied {
                     // The commit has landed: the keys typed after it follow.
                     if !backlog.after_commit.is_empty() {
@@ -385,7 +385,7 @@ pub(super) fn edit_field(
         };
         if action == Action::Paste {
             out.reads.write(ReadClipboard);
-            backlog.pasting = Some((now, entity));
+            backlog.pasting = Some((clock.now(), entity));
             continue;
         }
         let Ok(mut field) = fields.get_mut(entity) else {

@@ -51,8 +51,8 @@ use crate::{
     input::{
         ChatInput, ConversationInput, Field, FieldSystems, MessageAction,
         clipboard::WritePrimary,
+        clock::InputClock,
         editor::{nearest_boundary, word_at},
-        press_time,
     },
     scroll::{Item, ScrollInput, VirtualList},
 };
@@ -356,6 +356,7 @@ fn select_with_pointer(
     mut events: MessageReader<WindowEvent>,
     mut gesture: ResMut<Gesture>,
     time: Res<Time<Real>>,
+    clock: Res<InputClock>,
     keys: Res<ButtonInput<KeyCode>>,
     mut selection: ResMut<ConversationSelection>,
     conversation: Single<
@@ -425,7 +426,7 @@ fn select_with_pointer(
                     }
                     continue;
                 }
-                let now = press_time();
+                let now = clock.now();
                 let presses = match gesture.last_press {
                     Some((then, place, presses))
                         if now - then <= MULTI_CLICK_TIME

@@ -9,7 +9,10 @@
     reason = "each test file uses its own subset of these helpers"
 )]
 
-use std::sync::{Arc, Mutex};
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use agent_chat::{
     AgentChatPlugin,
@@ -20,6 +23,7 @@ use agent_chat::{
         ChatInput, LengthLimitNotice,
         caret::CaretBar,
         clipboard::{ClipboardService, ReadClipboard, ReadPrimary, WriteClipboard, WritePrimary},
+        clock::InputClock,
     },
     scroll::{self, Item, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
     theme,
@@ -34,9 +38,11 @@ use bevy::{
         touch::TouchPhase,
     },
     log::LogPlugin,
+    platform::time::Instant,
     prelude::*,
     render::{RenderPlugin, settings::WgpuSettings},
     text::{TextBackgroundColor, TextIterScratch},
+    time::TimeUpdateStrategy,
     ui::UiGlobalTransform,
     window::{CursorMoved, PrimaryWindow, WindowEvent, WindowResolution},
     winit::WinitPlugin,
@@ -684,4 +690,44 @@ pub fn caret_bar(app: &mut App) -> Entity {
         .iter()
         .find(|&child| world.get::<CaretBar>(child).is_some())
         .expect("the field's caret bar")
+}
+
+/// Puts `app` on a test clock that moves by `frame` at the start of every frame and lags as
+/// Bevy's does with a renderer: `Time<Real>` at a frame's start reads the moment the previous
+/// frame ended (bevy_render's `send_time`), so in the first frame after a [`rest`] it still
+/// reads when the rest began. The input layer's [`InputClock`] reads the moment itself.
+/// Calling it again changes the frame's length.
+pub fn on_a_lagging_clock(app: &mut App, frame: Duration) {
+    if let Some(mut length) = app.world_mut().get_resource_mut::<FrameLength>() {
+        length.0 = frame;
+        return;
+    }
+    let start = Instant::now();
+    app.insert_resource(InputClock::Manual(start))
+        .insert_resource(TimeUpdateStrategy::ManualInstant(start))
+        .insert_resource(FrameLength(frame))
+        .add_systems(First, start_the_frame)
+        .add_systems(Last, end_the_frame_as_a_renderer_does);
+}
+
+/// The window rests for `span`: no frame runs, and the clock moves on.
+pub fn rest(app: &mut App, span: Duration) {
+    app.world_mut().resource_mut::<InputClock>().advance(span);
+}
+
+/// How far the lagging clock moves at the start of each frame.
+#[derive(Resource)]
+struct FrameLength(Duration);
+
+fn start_the_frame(mut clock: ResMut<InputClock>, length: Res<FrameLength>) {
+    clock.advance(length.0);
+}
+
+/// What bevy_render's `send_time` does once a frame is drawn: the next frame's `Time<Real>`
+/// reads this moment.
+fn end_the_frame_as_a_renderer_does(
+    clock: Res<InputClock>,
+    mut strategy: ResMut<TimeUpdateStrategy>,
+) {
+    *strategy = TimeUpdateStrategy::ManualInstant(clock.now());
 }
