@@ -1,6 +1,7 @@
 //! The caret blinks while the user is active and rests, solid, 10 s after the last input, so an
 //! idle window needs no frames; any key, IME message, click or focus gain wakes the blink.
-//! Deterministic time: every frame advances the clock by exactly 100 ms.
+//! Deterministic time: every frame advances the clock by exactly 100 ms, and Bevy's `Time<Real>`
+//! lags it as it does with a renderer (`on_a_lagging_clock`).
 
 mod common;
 
