@@ -12,7 +12,7 @@
 //!
 //!     cargo bench --profile dev --bench find
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/app/common/mod.rs"]
 mod common;
 
 use std::time::{Duration, Instant};

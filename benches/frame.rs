@@ -10,7 +10,7 @@
 //!
 //!     cargo bench --profile dev --bench frame
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/app/common/mod.rs"]
 mod common;
 
 use std::cell::RefCell;

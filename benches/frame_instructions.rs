@@ -10,7 +10,7 @@
 //!
 //!     bash benches/frame-instructions.sh
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/app/common/mod.rs"]
 mod common;
 
 use accesskit::{Action, ActionRequest as Request, NodeId, TreeId};

@@ -7,7 +7,7 @@
 //!
 //!     cargo bench --bench submission
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/app/common/mod.rs"]
 mod common;
 
 use bevy::prelude::*;

@@ -5,7 +5,7 @@
 //!
 //!     bash benches/submission-instructions.sh
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/app/common/mod.rs"]
 mod common;
 
 use bevy::prelude::*;

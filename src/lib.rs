@@ -6,7 +6,7 @@
 //! The whole app is one plugin, [`AgentChatPlugin`]. The spec's steps run in Bevy's `Update`
 //! schedule, in the four sets of [`AppSystems`], chained in that order, so one frame takes a key
 //! press all the way to the rows. Each step below names the item that does it (a link into
-//! these docs) and the test in `tests/runtime_flow.rs` that checks it through the real systems:
+//! these docs) and the test in `tests/app/runtime_flow.rs` that checks it through the real systems:
 //!
 //! | step | what happens | where | checked by |
 //! |---|---|---|---|
@@ -45,7 +45,7 @@
 //! each with the upstream issue and a canary test that fails once it can go. Its plugin (the
 //! renderer drawing only what changed, one frame for each request for one) is for the window
 //! only: `main.rs` adds it beside Bevy's `DefaultPlugins` and this plugin; tests add
-//! `MinimalPlugins` and the few resources the widget needs instead (see `tests/common/mod.rs`).
+//! `MinimalPlugins` and the few resources the widget needs instead (see `tests/app/common/mod.rs`).
 //!
 //! This tour is the project's English page for a newcomer: the pages in `docs/` are in Korean
 //! and tell the same flow at more length, starting with `docs/runtime-flow.md`. One text in the

@@ -41,7 +41,7 @@ pub fn small_font() -> TextFont {
 
 /// The app's colours, one set per [`Theme`]. In each, text meets WCAG AA contrast on every
 /// background it sits on (4.5:1), and borders and the scrollbar stand out from what they sit on
-/// (3:1); `tests/theme.rs` checks both palettes.
+/// (3:1); `tests/app/theme.rs` checks both palettes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Palette {
     /// Behind everything.

@@ -3,7 +3,7 @@
 //!
 //! Each one says the version it was written against, the behaviour it works around, where that
 //! is tracked upstream (or the report, ready to file), and its canary: a test in
-//! `tests/workarounds.rs` that reads the engine's own source, at the version Cargo.lock pins,
+//! `tests/app/workarounds.rs` that reads the engine's own source, at the version Cargo.lock pins,
 //! and fails once the behaviour is gone. When the canary fails, the workaround may go.
 //!
 //! Four live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;

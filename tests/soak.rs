@@ -4,6 +4,7 @@
 //! It takes seconds, since the screen mounts only the rows in view. To see the figures:
 //! `cargo test --test soak -- --nocapture`.
 
+#[path = "app/common/mod.rs"]
 mod common;
 
 use agent_chat::{chat::MessageLog, scroll::UNSIZED_VIEW};

@@ -335,7 +335,7 @@ fn take_keys(
 
 /// How much of the view is kept clear above a revealed match, in logical pixels: the bar's
 /// offset from the top (8), its height (50: the field's line, paddings and borders), and a gap.
-/// `tests/find.rs` checks that a revealed row stands below the bar.
+/// `tests/app/find.rs` checks that a revealed row stands below the bar.
 const REVEAL_MARGIN: f32 = 72.0;
 
 /// The selection, if it is short and on one line of one message: what the bar opens with.

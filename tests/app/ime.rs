@@ -8,7 +8,7 @@
 //! syllable: `Preedit("")` then `Commit(text)`, and then the passed-on key arrives as a key.
 //! Where other platforms differ (they report keys the IME took, too), a test says so.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The palettes are readable (WCAG contrast for every colour pair the app draws), and the app
 //! draws in the theme the platform or the user asks for, repainting everything when it changes.
 
-mod common;
+use crate::common;
 
 use agent_chat::theme::{Palette, Theme, ThemeChoice};
 use bevy::{

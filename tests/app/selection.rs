@@ -1,7 +1,7 @@
 //! Selecting the conversation's text with the mouse and the keys, and copying it: through the
 //! app's real systems, on real UI layout and text layout, with the test as the clipboard.
 
-mod common;
+use crate::common;
 
 use agent_chat::{
     chat::{MessageLog, REPLIES},

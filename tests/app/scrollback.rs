@@ -1,7 +1,7 @@
 //! Scrolling back through a long conversation, with full UI layout (no GPU, no window): every
 //! message since the start is reachable, in order, with rows mounted only for the view.
 
-mod common;
+use crate::common;
 
 use agent_chat::{
     chat::{MessageLog, RowClass},

@@ -16,9 +16,9 @@
 //! (`earlier_messages_and_rows_never_change`), the view follows the newest
 //! (`a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame`), and Escape leaves a
 //! submission of the same frame whole (`escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole`).
-//! What a screen reader hears of the rows is `tests/accessibility.rs`'s.
+//! What a screen reader hears of the rows is `tests/app/accessibility.rs`'s.
 
-mod common;
+use crate::common;
 
 use agent_chat::{
     chat::{REPLIES, ROW_BORDER, Role, RowClass},
@@ -384,7 +384,7 @@ fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
 
     submit(&mut app, "scroll me");
 
-    // The full-layout test (tests/layout.rs) checks the newest row is then fully in view.
+    // The full-layout test (tests/app/layout.rs) checks the newest row is then fully in view.
     assert!(list_mut(&mut app).follows_end());
     let shown = rows(&mut app);
     assert_eq!(

@@ -6,7 +6,7 @@
 //! and answers the app's reads itself. The real clipboard, with another application on it, is
 //! tested in `tests/window.rs`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

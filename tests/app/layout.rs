@@ -1,7 +1,7 @@
 //! Full UI layout without a GPU: Bevy's `DefaultPlugins` with the renderer's backends switched
 //! off and no winit window, so node sizes and scroll offsets are computed as on screen.
 
-mod common;
+use crate::common;
 
 use agent_chat::{
     chat::MessageLog,

@@ -2,7 +2,7 @@
 //! back through `accesskit_consumer`, the library AccessKit's Linux adapter builds its AT-SPI
 //! objects and events from. (The real AT-SPI client is in `tests/window.rs`.)
 
-mod common;
+use crate::common;
 
 use accesskit::{Live, Node as AccessNode, NodeId, Role, Tree, TreeId, TreeUpdate};
 use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};

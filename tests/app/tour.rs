@@ -9,9 +9,8 @@ use std::{
     path::{Path, PathBuf},
 };
 
-mod common;
-#[path = "common/sources.rs"]
-mod sources;
+use crate::common;
+use crate::sources;
 
 use agent_chat::{AgentChatPlugin, workarounds};
 use bevy::{prelude::*, window::WindowResolution};

@@ -3,8 +3,7 @@
 //! the behaviour the workaround exists for is still there. One fails once the engine no longer
 //! behaves that way: look again at the workaround it names, and most likely remove it.
 
-#[path = "common/sources.rs"]
-mod sources;
+use crate::sources;
 
 use sources::{ROOT, crate_source, locked_version};
 

@@ -3,7 +3,7 @@
 //! Deterministic time: every frame advances the clock by exactly 100 ms, and Bevy's `Time<Real>`
 //! lags it as it does with a renderer (`on_a_lagging_clock`).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! resources are registered for reflection, so the conversation can be read without the app's
 //! types, by name.
 
-mod common;
+use crate::common;
 
 use agent_chat::chat::{MessageLog, Role};
 use bevy::{

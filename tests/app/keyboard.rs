@@ -3,7 +3,7 @@
 //! screen reader is told has focus. (The real window and AT-SPI client are in
 //! `tests/window.rs`: `the_keyboard_walks_every_message_and_a_screen_reader_hears_each_step`.)
 
-mod common;
+use crate::common;
 
 use accesskit::{Action, ActionRequest as Request, Live, NodeId, Role as AccessRole, TreeId};
 use agent_chat::{

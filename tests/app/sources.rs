@@ -1,6 +1,6 @@
 //! The sources of the crates the app builds on, where cargo unpacked them, at the versions
 //! Cargo.lock pins: for tests that hold the docs and the engine workarounds to what those crates
-//! really say. Included with `#[path]` by the tests that read them, not by `common`.
+//! really say. A module of its own, beside `common`, for the tests that read them.
 
 #![allow(
     dead_code,

@@ -16,8 +16,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-#[path = "common/sources.rs"]
-mod sources;
+use crate::sources;
 
 use sources::{ROOT, files_with};
 
@@ -175,7 +174,7 @@ fn prose(file: &Path) -> String {
 }
 
 /// The inline code spans of `line` that name a file or folder of this repository: by its path
-/// from the root (`src/view/focus.rs`, `tests/common/mod.rs`, `benches/`), or a Rust file by
+/// from the root (`src/view/focus.rs`, `tests/app/common/mod.rs`, `benches/`), or a Rust file by
 /// any tail of its path (`view/focus.rs`, `main.rs`).
 fn quoted_paths(line: &str) -> Vec<&str> {
     code_spans(line)

@@ -4,7 +4,7 @@
 //! it draws: clicks, drags and arrows land where the layout drew each cluster, in right-to-left
 //! and mixed-direction lines too.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

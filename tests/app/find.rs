@@ -1,7 +1,7 @@
 //! Finding text in the conversation: the find bar through the app's real systems, over real
 //! UI and text layout, from a few messages to 100,000.
 
-mod common;
+use crate::common;
 
 use agent_chat::{
     chat::MessageLog,

@@ -1,7 +1,7 @@
 //! Whatever a user or a machine throws at the flow: odd text, huge text, bursts, a full field, a
 //! damaged font. Each test states the rule it holds the app to.
 
-mod common;
+use crate::common;
 
 use agent_chat::{
     chat::{MessageLog, REPLIES, ROW_BORDER, Role, RowClass, is_invisible, normalize},
@@ -355,14 +355,14 @@ fn keys_typed_after_enter_in_the_same_frame_start_the_next_line() {
 
 #[test]
 fn the_bundled_font_reads_and_covers_hangul() {
-    let bundled = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
+    let bundled = include_bytes!("../../assets/fonts/AgentChatHangul.ttf");
     assert_eq!(fonts::check_hangul_font(bundled), Ok(()));
     assert_eq!(fonts::load_font(bundled).data.data(), &bundled[..]);
 }
 
 #[test]
 fn a_damaged_font_falls_back_to_bevys_builtin_one() {
-    let bundled = include_bytes!("../assets/fonts/AgentChatHangul.ttf");
+    let bundled = include_bytes!("../../assets/fonts/AgentChatHangul.ttf");
     for (damaged, why) in [
         (&b"not a font at all"[..], "garbage"),
         (&bundled[..512], "truncated"),
