@@ -565,6 +565,22 @@ impl Session {
             .collect()
     }
 
+    /// The text the IME committed, in the order the field took it, and each time the field gave
+    /// up waiting for a commit: read from the app's trace (an IME session only).
+    pub fn ime_commits(&self) -> (Vec<String>, usize) {
+        let log = fs::read_to_string(self.shots.join("app.log")).unwrap();
+        let mut commits = Vec::new();
+        let mut gave_up = 0;
+        for line in log.lines().map(without_colour) {
+            if let Some((_, value)) = line.split_once("IME commit ") {
+                commits.push(value.trim().trim_matches('"').to_owned());
+            } else if line.contains("no IME commit within") {
+                gave_up += 1;
+            }
+        }
+        (commits, gave_up)
+    }
+
     /// How often the app's main thread has gone to sleep and woken up since it started: its
     /// voluntary context switches.
     pub fn main_thread_wakeups(&self) -> u64 {
@@ -774,7 +790,14 @@ pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -
         app.env("DBUS_SESSION_BUS_ADDRESS", bus);
     }
     if setup.ime {
-        app.env("XMODIFIERS", "@im=ibus").env("LC_ALL", "C.UTF-8");
+        app.env("XMODIFIERS", "@im=ibus")
+            .env("LC_ALL", "C.UTF-8")
+            // And each key and IME message as the field takes it, to tell the IME's own
+            // disorder from the field's (`Session::ime_commits`).
+            .env(
+                "RUST_LOG",
+                "warn,agent_chat=debug,agent_chat::input::typing=trace",
+            );
     }
     // X11 states no theme preference, so the app is dark unless told otherwise.
     if setup.theme == Theme::Light {
