@@ -30,9 +30,11 @@ use crate::{
     theme::{self, Paint, Palette, Swatch, Theme},
 };
 
+mod arrival;
 pub mod caret;
 pub mod clipboard;
 pub mod clock;
+mod commit_wait;
 pub mod editor;
 mod ime;
 mod keys;
@@ -40,8 +42,9 @@ mod screen_reader;
 mod selection;
 mod typing;
 
+pub use commit_wait::COMMIT_PATIENCE;
 pub use keys::{MessageAction, Walk};
-pub use typing::{COMMIT_PATIENCE, Field};
+pub use typing::Field;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((TextInputPlugin, clipboard::plugin, selection::plugin))

@@ -14,7 +14,6 @@
 
 use std::ops::Range;
 
-use icu_properties::{CodePointMapData, props::BidiClass};
 pub use parley::Affinity;
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
@@ -49,21 +48,6 @@ impl Motion {
             Self::Home | Self::End => self,
         }
     }
-}
-
-/// Whether the first strong character of `text` is right-to-left (Hebrew, Arabic and the like),
-/// which makes a paragraph of it run right to left (Unicode's bidi rule P2).
-pub fn starts_right_to_left(text: &str) -> bool {
-    let classes = CodePointMapData::<BidiClass>::new();
-    text.chars()
-        .map(|c| classes.get(c))
-        .find(|&class| {
-            matches!(
-                class,
-                BidiClass::LeftToRight | BidiClass::RightToLeft | BidiClass::ArabicLetter
-            )
-        })
-        .is_some_and(|class| class != BidiClass::LeftToRight)
 }
 
 /// How the last change was made, to group typing into undo steps.

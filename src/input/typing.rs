@@ -1,19 +1,15 @@
 //! The field's one pass over the frame's typing: keys and input-method (IME) messages, in the
 //! order the user typed them, each applied to the line as it came.
 //!
-//! Keys and IME messages arrive as two message types, each in its own order. The order between
-//! them comes from Bevy's [`WindowEvent`] stream, in which the window backend writes every event
-//! a second time, in the order the platform delivered them. Applied in that order, `안녕` then
-//! a space reads `안녕 `, and an Enter sends exactly what was typed before it, however many
-//! keys and Enters one frame holds.
+//! Keys and IME messages are read in the order the platform delivered them
+//! (`input/arrival.rs`). Applied in that order, `안녕` then a space reads `안녕 `, and an Enter
+//! sends exactly what was typed before it, however many keys and Enters one frame holds.
 //!
 //! Hangul is typed through an IME: each key reshapes the syllable being composed (the
 //! *preedit*) until the IME *commits* it. The preedit shows at the caret; while there is one,
 //! keys are the IME's, so a platform that also reports them cannot change the line twice.
-//! Keys may also come before the text they follow: now and then, ibus's X11 frontend ends a
-//! composition, passes on the space or Enter that ended it, and only then commits the syllable.
-//! So the keys that come after a composition ends with nothing committed wait for the commit,
-//! at most [`COMMIT_PATIENCE`] (a composition dropped for good, its last jamo deleted, has none).
+//! Keys may also come before the text they follow; `input/commit_wait.rs` holds them for the
+//! commit.
 //!
 //! Each key goes where keyboard focus is when it comes. Out of the field (in the conversation,
 //! `view/focus.rs`), the keys that walk or copy are passed on as [`ConversationInput`]; Tab, F6
@@ -30,12 +26,11 @@ use std::{collections::VecDeque, time::Duration};
 
 use bevy::{
     ecs::system::SystemParam,
-    input::keyboard::{KeyboardFocusLost, KeyboardInput},
     input_focus::{FocusCause, InputFocus},
     platform::time::Instant,
     prelude::*,
     text::{ComputedTextBlock, TextBrush},
-    window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
+    window::{Ime, RequestRedraw},
 };
 use bevy_simple_text_input::{
     TextInputCursorPos, TextInputInactive, TextInputSubmitMessage, TextInputValue,
@@ -44,26 +39,19 @@ use parley::Layout;
 
 use super::{
     ChatInput, ConversationInput, CopyNewestReply, FieldFull, Find, FindField, MAX_INPUT_CHARS,
+    arrival::{Typed, Typing, empties_preedit, ime_types, trace_typed},
     clipboard::{ClipboardText, ReadClipboard, ReadPrimary, WriteClipboard},
     clock::InputClock,
-    editor::{LineEditor, Motion, starts_right_to_left},
+    commit_wait::CommitWait,
+    editor::{LineEditor, Motion},
     keys::{self, Action, Modifiers},
     selection::{LineText, OnScreen, PastePrimary},
 };
-use crate::chat;
+use crate::{chat, text_direction::starts_right_to_left};
 
 /// How long typing waits for the clipboard's text after Ctrl+V. A clipboard answers within
 /// milliseconds; its owner may not answer at all (X11 then waits four seconds).
 pub const PASTE_PATIENCE: Duration = Duration::from_secs(1);
-
-/// How long keys that come right after a composition ended with nothing committed wait for the
-/// IME's commit. ibus's X11 frontend sometimes sends the key that ended a syllable (a space, an
-/// Enter) before that syllable's commit: 27 ms after the composition ended, under Xvfb; up to
-/// 100 ms with two busy loops beside it, in the window test
-/// `fifty_lines_typed_through_ibus_hangul_on_a_busy_machine_keep_every_committed_syllable`. Three
-/// times that: the cost of waiting too long is only that keys typed right after a composition
-/// was dropped (its last jamo deleted) land a moment late.
-pub const COMMIT_PATIENCE: Duration = Duration::from_millis(300);
 
 /// The field's line, and the lines submitted before it.
 #[derive(Component, Debug)]
@@ -144,15 +132,6 @@ struct History {
     draft: String,
 }
 
-/// One piece of typing, in the order it came.
-#[derive(Debug, Clone)]
-enum Typed {
-    Key(KeyboardInput),
-    Ime(Ime),
-    /// The window lost focus: a composition left over ends.
-    FocusLost,
-}
-
 /// Typing not yet applied: what came after a paste that still waits for the clipboard, and keys
 /// that wait for the commit of a composition that has just ended.
 #[derive(Debug, Default)]
@@ -161,21 +140,7 @@ pub(super) struct Backlog {
     /// Since when a paste waits for the clipboard, and the field it is for.
     pasting: Option<(Instant, Entity)>,
     held: Modifiers,
-    /// Since when a composition has ended with nothing committed yet.
-    uncommitted: Option<Instant>,
-    /// The keys that came since, in order: they land after the commit, if it comes in time.
-    after_commit: Vec<Typed>,
-}
-
-impl Backlog {
-    /// Puts the keys held for a commit back at the front of the queue, in the order they came:
-    /// the commit has come, or will not.
-    fn release_keys(&mut self) {
-        self.uncommitted = None;
-        for typed in self.after_commit.drain(..).rev() {
-            self.typed.push_front(typed);
-        }
-    }
+    commit: CommitWait,
 }
 
 /// What applying typing can send on.
@@ -190,16 +155,6 @@ pub(super) struct Outcomes<'w> {
     newest_reply: MessageWriter<'w, CopyNewestReply>,
     conversation: MessageWriter<'w, ConversationInput>,
     finds: MessageWriter<'w, Find>,
-}
-
-/// The frame's typing, read in the order it came.
-#[derive(SystemParam)]
-pub(super) struct Typing<'w, 's> {
-    keys: MessageReader<'w, 's, KeyboardInput>,
-    imes: MessageReader<'w, 's, Ime>,
-    order: MessageReader<'w, 's, WindowEvent>,
-    window_focus: MessageReader<'w, 's, WindowFocused>,
-    keyboard_lost: MessageReader<'w, 's, KeyboardFocusLost>,
 }
 
 /// Applies the frame's typing to the focused field (the chat's, or the find bar's), in order;
@@ -217,11 +172,13 @@ pub(super) fn edit_field(
     line_text: Query<(&LineText, &ComputedTextBlock)>,
     mut out: Outcomes,
 ) {
+    // One borrow of the `Local`, so that its fields can be borrowed apart.
+    let backlog = &mut *backlog;
     let chat = *chat;
     let finder = finder.single().ok();
     let fresh = typing.in_arrival_order();
     backlog.typed.extend(fresh);
-    if typing.keyboard_lost.read().count() > 0 {
+    if typing.lost_keyboard() {
         // Keys held when the window lost focus are released without an event of their own.
         backlog.held = Modifiers::default();
     }
@@ -251,17 +208,12 @@ pub(super) fn edit_field(
             PASTE_PATIENCE.as_secs_f32()
         );
     }
-    if backlog
-        .uncommitted
-        .is_some_and(|since| clock.since(since) >= COMMIT_PATIENCE)
-    {
-        // No commit: the composition was dropped (Backspace took its last jamo, say).
-        debug!(
-            "no IME commit within {COMMIT_PATIENCE:?}; {} key messages applied",
-            backlog.after_commit.len()
-        );
-        backlog.release_keys();
-    }
+    let Backlog {
+        typed: queue,
+        commit,
+        ..
+    } = &mut *backlog;
+    commit.give_up_if_spent(clock.now(), queue);
     // Keys go where focus is at each key: a Tab, Ctrl+F, or a letter typed in the conversation,
     // moves it for the keys after it in the same frame. `None`: the conversation.
     let mut at = input_focus
@@ -280,12 +232,11 @@ pub(super) fn edit_field(
             at.and_then(|field| fields.get(field).ok())
                 .is_some_and(|field| field.line.is_composing())
         };
+        let Some(typed) = backlog.commit.sort(typed, &mut backlog.typed) else {
+            continue;
+        };
         trace_typed(&typed);
         let action = match typed {
-            Typed::Key(key) if backlog.uncommitted.is_some() => {
-                backlog.after_commit.push(Typed::Key(key));
-                continue;
-            }
             Typed::Key(key) => {
                 backlog.held.note(&key);
                 // While the IME composes, keys are its own.
@@ -343,14 +294,7 @@ pub(super) fn edit_field(
                 }
             }
             Typed::Ime(ime) => {
-                let emptied = empties_preedit(&ime);
-                if backlog.uncommitted.is_some() && !emptied && !matches!(ime, Ime::Commit { .. }) {
-                    // Not the commit the keys wait for: they came before this.
-                    backlog.typed.push_front(Typed::Ime(ime));
-                    backlog.release_keys();
-                    continue;
-                }
-                let ended = emptied && composing(at);
+                let ended = empties_preedit(&ime) && composing(at);
                 // Text from the input method is typing too: from the conversation, it lands in
                 // the chat's field.
                 if at.is_none() && ime_types(&ime) {
@@ -361,23 +305,12 @@ pub(super) fn edit_field(
                 {
                     ime_edit(&mut field.line, &ime, entity, &mut out);
                 }
-                if ended {
-                    backlog.uncommitted = Some(clock.now());
-                } else if !emptied {
-                    // The commit has landed: the keys typed after it follow.
-                    if !backlog.after_commit.is_empty() {
-                        debug!(
-                            "{} key messages came before the IME's commit; applied after it",
-                            backlog.after_commit.len()
-                        );
-                    }
-                    backlog.release_keys();
-                }
-                continue;
-            }
-            Typed::FocusLost if backlog.uncommitted.is_some() => {
-                backlog.typed.push_front(Typed::FocusLost);
-                backlog.release_keys();
+                let Backlog {
+                    typed: queue,
+                    commit,
+                    ..
+                } = &mut *backlog;
+                commit.applied(&ime, ended, clock.now(), queue);
                 continue;
             }
             Typed::FocusLost => {
@@ -407,70 +340,10 @@ pub(super) fn edit_field(
             .map(|(text, block)| (text, block.buffer()));
         apply(action, entity, &mut field, laid_out, &mut out);
     }
-    if backlog.uncommitted.is_some() {
+    if backlog.commit.is_waiting() {
         // A frame to give up waiting in, should nothing else come.
         out.redraw.write(RequestRedraw);
     }
-}
-
-/// Logs a piece of typing at trace level, as it is applied: what the platform and the IME
-/// delivered, in the order the field takes it, to tell an IME's own disorder from the field's.
-fn trace_typed(typed: &Typed) {
-    match typed {
-        Typed::Key(key) => trace!("key {:?} {:?}", key.logical_key, key.state),
-        Typed::Ime(Ime::Commit { value, .. }) => trace!("IME commit {value:?}"),
-        Typed::Ime(Ime::Preedit { value, .. }) => trace!("IME preedit {value:?}"),
-        Typed::Ime(other) => trace!("IME {other:?}"),
-        Typed::FocusLost => trace!("focus lost"),
-    }
-}
-
-impl Typing<'_, '_> {
-    /// Merges the frame's keys and IME messages in the order the window backend delivered
-    /// them, and a lost focus after them.
-    ///
-    /// Messages written without a matching [`WindowEvent`] (by another plugin, say) have no
-    /// known place; they keep their order among their own type and come last, keys first.
-    fn in_arrival_order(&mut self) -> Vec<Typed> {
-        let mut keys = self.keys.read().cloned();
-        let mut imes = self.imes.read().cloned();
-        let mut merged: Vec<Typed> = self
-            .order
-            .read()
-            .filter_map(|event| match event {
-                WindowEvent::KeyboardInput(_) => keys.next().map(Typed::Key),
-                WindowEvent::Ime(_) => imes.next().map(Typed::Ime),
-                _ => None,
-            })
-            .collect();
-        merged.extend(keys.map(Typed::Key));
-        merged.extend(imes.map(Typed::Ime));
-        // Read to the end (not `any`), so that no message is left to be read again.
-        if self
-            .window_focus
-            .read()
-            .filter(|window| !window.focused)
-            .count()
-            > 0
-        {
-            merged.push(Typed::FocusLost);
-        }
-        merged
-    }
-}
-
-/// Whether an IME message brings text: a syllable being composed, or one committed.
-fn ime_types(ime: &Ime) -> bool {
-    match ime {
-        Ime::Preedit { value, .. } | Ime::Commit { value, .. } => !value.is_empty(),
-        Ime::Enabled { .. } | Ime::Disabled { .. } => false,
-    }
-}
-
-/// Whether an IME message empties the preedit: it ends a composition, if there is one, with
-/// nothing committed yet.
-fn empties_preedit(ime: &Ime) -> bool {
-    matches!(ime, Ime::Preedit { value, .. } if value.is_empty())
 }
 
 /// What one IME message does: a preedit replaces the composition, a commit makes it text, and

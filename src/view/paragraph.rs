@@ -11,7 +11,7 @@ use icu_segmenter::{LineSegmenter, options::LineBreakOptions};
 use super::{row_text, shown_len};
 use crate::{
     chat::{Role, RoleStyle},
-    input::editor::starts_right_to_left,
+    text_direction::starts_right_to_left,
 };
 
 /// Right-to-left mark: a strong right-to-left character that draws nothing.

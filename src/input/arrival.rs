@@ -1,0 +1,97 @@
+//! The frame's typing, read in the order the user typed it: keys and input-method (IME)
+//! messages arrive as two message types, each in its own order, and the order between them
+//! comes from Bevy's [`WindowEvent`] stream, in which the window backend writes every event a
+//! second time, in the order the platform delivered them.
+
+use bevy::{
+    ecs::system::SystemParam,
+    input::keyboard::{KeyboardFocusLost, KeyboardInput},
+    prelude::*,
+    window::{Ime, WindowEvent, WindowFocused},
+};
+
+/// One piece of typing, in the order it came.
+#[derive(Debug, Clone)]
+pub(super) enum Typed {
+    Key(KeyboardInput),
+    Ime(Ime),
+    /// The window lost focus: a composition left over ends.
+    FocusLost,
+}
+
+/// The frame's typing, read in the order it came.
+#[derive(SystemParam)]
+pub(super) struct Typing<'w, 's> {
+    keys: MessageReader<'w, 's, KeyboardInput>,
+    imes: MessageReader<'w, 's, Ime>,
+    order: MessageReader<'w, 's, WindowEvent>,
+    window_focus: MessageReader<'w, 's, WindowFocused>,
+    keyboard_lost: MessageReader<'w, 's, KeyboardFocusLost>,
+}
+
+/// Logs a piece of typing at trace level, as it is applied: what the platform and the IME
+/// delivered, in the order the field takes it, to tell an IME's own disorder from the field's.
+pub(super) fn trace_typed(typed: &Typed) {
+    match typed {
+        Typed::Key(key) => trace!("key {:?} {:?}", key.logical_key, key.state),
+        Typed::Ime(Ime::Commit { value, .. }) => trace!("IME commit {value:?}"),
+        Typed::Ime(Ime::Preedit { value, .. }) => trace!("IME preedit {value:?}"),
+        Typed::Ime(other) => trace!("IME {other:?}"),
+        Typed::FocusLost => trace!("focus lost"),
+    }
+}
+
+impl Typing<'_, '_> {
+    /// Whether the window's keyboard focus was lost this frame: keys held then are released
+    /// without an event of their own.
+    pub(super) fn lost_keyboard(&mut self) -> bool {
+        // Read to the end (not `any`), so that no message is left to be read again.
+        self.keyboard_lost.read().count() > 0
+    }
+
+    /// Merges the frame's keys and IME messages in the order the window backend delivered
+    /// them, and a lost focus after them.
+    ///
+    /// Messages written without a matching [`WindowEvent`] (by another plugin, say) have no
+    /// known place; they keep their order among their own type and come last, keys first.
+    pub(super) fn in_arrival_order(&mut self) -> Vec<Typed> {
+        let mut keys = self.keys.read().cloned();
+        let mut imes = self.imes.read().cloned();
+        let mut merged: Vec<Typed> = self
+            .order
+            .read()
+            .filter_map(|event| match event {
+                WindowEvent::KeyboardInput(_) => keys.next().map(Typed::Key),
+                WindowEvent::Ime(_) => imes.next().map(Typed::Ime),
+                _ => None,
+            })
+            .collect();
+        merged.extend(keys.map(Typed::Key));
+        merged.extend(imes.map(Typed::Ime));
+        // Read to the end (not `any`), so that no message is left to be read again.
+        if self
+            .window_focus
+            .read()
+            .filter(|window| !window.focused)
+            .count()
+            > 0
+        {
+            merged.push(Typed::FocusLost);
+        }
+        merged
+    }
+}
+
+/// Whether an IME message brings text: a syllable being composed, or one committed.
+pub(super) fn ime_types(ime: &Ime) -> bool {
+    match ime {
+        Ime::Preedit { value, .. } | Ime::Commit { value, .. } => !value.is_empty(),
+        Ime::Enabled { .. } | Ime::Disabled { .. } => false,
+    }
+}
+
+/// Whether an IME message empties the preedit: it ends a composition, if there is one, with
+/// nothing committed yet.
+pub(super) fn empties_preedit(ime: &Ime) -> bool {
+    matches!(ime, Ime::Preedit { value, .. } if value.is_empty())
+}
