@@ -262,8 +262,9 @@ fn korean_typed_through_ibus_hangul_arrives_as_a_user_row_byte_for_byte() {
     assert_eq!(
         x.submissions(),
         [format!("{:?}", "안녕하세요 반가워요 ok!")],
-        "{}: the sentence arrived once, whole, in order (app log: {})",
+        "{}: the sentence arrived once, whole, in order; the IME committed {:?} (app log: {})",
         shot.name(),
+        x.ime_commits().0,
         x.shots.join("app.log").display()
     );
     let bubbles = shot.bubbles();

@@ -796,7 +796,7 @@ pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -
             // disorder from the field's (`Session::ime_commits`).
             .env(
                 "RUST_LOG",
-                "warn,agent_chat=debug,agent_chat::input::typing=trace",
+                "warn,agent_chat=debug,agent_chat::input::arrival=trace",
             );
     }
     // X11 states no theme preference, so the app is dark unless told otherwise.
