@@ -3,11 +3,13 @@
 //!
 //! The widget draws the field: its text, its caret and their colours, the placeholder, the
 //! horizontal scroll. The editing is the adapter's, as on any desktop: `input/typing.rs`
-//! applies keys and input-method text in the order they came to an `input/editor.rs` line
-//! (clusters, words, selection, undo), `input/keys.rs` says which key does what,
-//! `input/clipboard.rs` reaches the system clipboard, and `input/selection.rs` draws the
-//! selection and takes the mouse. `input/caret.rs` stops the caret blinking once the user is
-//! idle. Whatever waits or counts time does it on `input/clock.rs`'s clock. Enter's line leaves as the widget's own submit message,
+//! applies keys and input-method text in the order they came (`input/arrival.rs` reads them
+//! so, and `input/commit_wait.rs` holds keys that overtake an IME's commit) to an
+//! `input/editor.rs` line (clusters, words, selection, undo), `input/keys.rs` says which key
+//! does what, `input/clipboard.rs` reaches the system clipboard, and `input/selection.rs` draws
+//! the selection and takes the mouse. `input/caret.rs` stops the caret blinking once the user
+//! is idle. Whatever waits or counts time does it on `input/clock.rs`'s clock. Enter's line
+//! leaves as the widget's own submit message,
 //! [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), which
 //! `chat::record_submissions` reads as it is: swapping the widget for another would change this
 //! module and that one message type.
