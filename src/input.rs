@@ -40,6 +40,7 @@ mod commit_wait;
 pub mod editor;
 mod ime;
 mod keys;
+mod routing;
 mod screen_reader;
 mod selection;
 mod typing;

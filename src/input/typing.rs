@@ -44,7 +44,8 @@ use super::{
     clock::InputClock,
     commit_wait::CommitWait,
     editor::{LineEditor, Motion},
-    keys::{self, Action, Modifiers},
+    keys::{Action, Modifiers},
+    routing::{KeyTarget, Route, route},
     selection::{LineText, OnScreen, PastePrimary},
 };
 use crate::{chat, text_direction::starts_right_to_left};
@@ -243,54 +244,53 @@ pub(super) fn edit_field(
                 if composing(at) {
                     continue;
                 }
-                if let Some(mut find) = keys::find(&key, backlog.held, at.is_some() && at == finder)
-                {
-                    if let Find::Open { from } = &mut find {
-                        *from = at.or(input_focus.get());
-                        if let Some(finder) = finder {
-                            take_focus(&mut at, &mut input_focus, finder);
+                let target = match at {
+                    None => KeyTarget::Conversation,
+                    Some(field) if Some(field) == finder => KeyTarget::FindBar,
+                    Some(_) => KeyTarget::ChatField,
+                };
+                let field_of = |target| match target {
+                    KeyTarget::ChatField => Some(chat),
+                    KeyTarget::FindBar => finder,
+                    KeyTarget::Conversation => None,
+                };
+                match route(&key, backlog.held, target) {
+                    Route::Ignore => continue,
+                    Route::Find(mut find) => {
+                        if let Find::Open { from } = &mut find {
+                            *from = at.or(input_focus.get());
+                            if let Some(finder) = finder {
+                                take_focus(&mut at, &mut input_focus, finder);
+                            }
                         }
+                        if find == Find::Close {
+                            // Focus goes back where it was (`view/find.rs`).
+                            at = None;
+                        }
+                        out.finds.write(find);
+                        continue;
                     }
-                    if find == Find::Close {
-                        // Focus goes back where it was (`view/find.rs`).
-                        at = None;
+                    Route::ToConversation(input) => {
+                        out.conversation.write(input);
+                        continue;
                     }
-                    out.finds.write(find);
-                    continue;
-                }
-                if at.is_some() && at == finder {
-                    // The find bar's line edits as the field's does; it sends nothing.
-                    match keys::action(&key, backlog.held) {
-                        Some(Action::Submit | Action::Earlier | Action::Later) | None => continue,
-                        Some(action) => action,
-                    }
-                } else if keys::switches_focus(&key, backlog.held) {
-                    if at == Some(chat) {
+                    Route::Focus(KeyTarget::Conversation) => {
                         out.conversation.write(ConversationInput::Focus);
                         at = None;
-                    } else {
-                        take_focus(&mut at, &mut input_focus, chat);
-                    }
-                    continue;
-                } else if at.is_none() && !keys::types(&key, backlog.held) {
-                    if let Some(input) = keys::in_conversation(&key, backlog.held) {
-                        out.conversation.write(input);
-                    }
-                    continue;
-                } else if let Some(scroll) = keys::scroll(&key, backlog.held)
-                    && at.is_some()
-                {
-                    out.conversation.write(ConversationInput::Scroll(scroll));
-                    continue;
-                } else {
-                    // A character typed in the conversation goes back to the field, and types.
-                    if at.is_none() {
-                        take_focus(&mut at, &mut input_focus, chat);
-                    }
-                    let Some(action) = keys::action(&key, backlog.held) else {
                         continue;
-                    };
-                    action
+                    }
+                    Route::Focus(to) => {
+                        if let Some(field) = field_of(to) {
+                            take_focus(&mut at, &mut input_focus, field);
+                        }
+                        continue;
+                    }
+                    Route::Edit(to, action) => {
+                        if let Some(field) = field_of(to) {
+                            take_focus(&mut at, &mut input_focus, field);
+                        }
+                        action
+                    }
                 }
             }
             Typed::Ime(ime) => {

@@ -1,0 +1,151 @@
+//! Where a key goes: one table, by the target that has keyboard focus when the key comes. A
+//! reader answers "what does Down do in the find bar?" here: [`route`] with
+//! [`KeyTarget::FindBar`] (it does nothing; the find bar is one line).
+//!
+//! The keys themselves (which key is which action) are `input/keys.rs`'s; this module only
+//! says, per target, which of those readings applies. The field's typing
+//! (`input/typing.rs`) carries the answer out.
+
+use bevy::input::keyboard::KeyboardInput;
+
+use super::{
+    ConversationInput, Find,
+    keys::{self, Action, Modifiers},
+};
+
+/// What can have keyboard focus, as far as keys are concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyTarget {
+    /// The chat's own field, where lines are typed and sent.
+    ChatField,
+    /// The find bar's field, while the bar is open.
+    FindBar,
+    /// The conversation: focus on a message, or on the list (`view/focus.rs`).
+    Conversation,
+}
+
+/// What a key does where it lands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Route {
+    /// Nothing: the key means nothing where focus is (a key release, Enter in the find bar).
+    Ignore,
+    /// Opens, walks or closes the find bar, wherever focus is.
+    Find(Find),
+    /// Passed on to the conversation, which walks, acts or scrolls (`view/focus.rs`).
+    ToConversation(ConversationInput),
+    /// Focus moves to this target, for the keys after this one.
+    Focus(KeyTarget),
+    /// Edits this target's line; focus goes there first if it is not there already.
+    Edit(KeyTarget, Action),
+}
+
+/// Where `key` goes, pressed with `held` while `target` has focus.
+pub(super) fn route(key: &KeyboardInput, held: Modifiers, target: KeyTarget) -> Route {
+    if let Some(find) = keys::find(key, held, target == KeyTarget::FindBar) {
+        return Route::Find(find);
+    }
+    match target {
+        KeyTarget::ChatField => in_chat_field(key, held),
+        KeyTarget::FindBar => in_find_bar(key, held),
+        KeyTarget::Conversation => in_conversation(key, held),
+    }
+}
+
+/// Tab, Shift+Tab and F6 go to the conversation; the page keys and Ctrl+Home or Ctrl+End scroll
+/// it, with focus staying here; the rest edit the line.
+fn in_chat_field(key: &KeyboardInput, held: Modifiers) -> Route {
+    if keys::switches_focus(key, held) {
+        Route::Focus(KeyTarget::Conversation)
+    } else if let Some(scroll) = keys::scroll(key, held) {
+        Route::ToConversation(ConversationInput::Scroll(scroll))
+    } else {
+        edit(KeyTarget::ChatField, keys::action(key, held))
+    }
+}
+
+/// The find bar's line edits as the chat's does, but sends nothing and has no history.
+fn in_find_bar(key: &KeyboardInput, held: Modifiers) -> Route {
+    match keys::action(key, held) {
+        Some(Action::Submit | Action::Earlier | Action::Later) | None => Route::Ignore,
+        action => edit(KeyTarget::FindBar, action),
+    }
+}
+
+/// Tab, Shift+Tab and F6 go back to the chat's field; keys that walk or act go to the
+/// conversation; a typed character goes back to the chat's field, and types there.
+fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Route {
+    if keys::switches_focus(key, held) {
+        Route::Focus(KeyTarget::ChatField)
+    } else if !keys::types(key, held) {
+        keys::in_conversation(key, held).map_or(Route::Ignore, Route::ToConversation)
+    } else {
+        match keys::action(key, held) {
+            Some(action) => Route::Edit(KeyTarget::ChatField, action),
+            None => Route::Focus(KeyTarget::ChatField),
+        }
+    }
+}
+
+fn edit(target: KeyTarget, action: Option<Action>) -> Route {
+    action.map_or(Route::Ignore, |action| Route::Edit(target, action))
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::{
+        input::{ButtonState, keyboard::Key},
+        prelude::*,
+    };
+
+    use super::*;
+    use crate::input::Walk;
+
+    fn press(key_code: KeyCode, logical_key: Key) -> KeyboardInput {
+        KeyboardInput {
+            key_code,
+            logical_key,
+            state: ButtonState::Pressed,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        }
+    }
+
+    fn plain(key_code: KeyCode, logical_key: Key, target: KeyTarget) -> Route {
+        route(&press(key_code, logical_key), Modifiers::default(), target)
+    }
+
+    #[test]
+    fn down_walks_the_conversation_and_does_nothing_in_a_one_line_field() {
+        use KeyTarget::*;
+        let down = |target| plain(KeyCode::ArrowDown, Key::ArrowDown, target);
+        assert_eq!(
+            down(Conversation),
+            Route::ToConversation(ConversationInput::Walk(Walk::Next))
+        );
+        // In the chat's field Down recalls a later line; in the find bar it means nothing.
+        assert!(matches!(down(ChatField), Route::Edit(ChatField, _)));
+        assert_eq!(down(FindBar), Route::Ignore);
+    }
+
+    #[test]
+    fn tab_goes_between_the_field_and_the_conversation_and_a_letter_comes_back_to_type() {
+        use KeyTarget::*;
+        let tab = |target| plain(KeyCode::Tab, Key::Tab, target);
+        assert_eq!(tab(ChatField), Route::Focus(Conversation));
+        assert_eq!(tab(Conversation), Route::Focus(ChatField));
+        let a = plain(KeyCode::KeyA, Key::Character("a".into()), Conversation);
+        assert_eq!(a, Route::Edit(ChatField, Action::Type("a".into())));
+    }
+
+    #[test]
+    fn enter_sends_from_the_chat_field_only() {
+        use KeyTarget::*;
+        let enter = |target| plain(KeyCode::Enter, Key::Enter, target);
+        assert_eq!(enter(ChatField), Route::Edit(ChatField, Action::Submit));
+        assert!(
+            matches!(enter(FindBar), Route::Find(_)),
+            "Enter in the find bar goes to the next match"
+        );
+    }
+}
