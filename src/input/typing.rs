@@ -209,12 +209,9 @@ pub(super) fn edit_field(
             PASTE_PATIENCE.as_secs_f32()
         );
     }
-    let Backlog {
-        typed: queue,
-        commit,
-        ..
-    } = &mut *backlog;
-    commit.give_up_if_spent(clock.now(), queue);
+    backlog
+        .commit
+        .give_up_if_spent(clock.now(), &mut backlog.typed);
     // Keys go where focus is at each key: a Tab, Ctrl+F, or a letter typed in the conversation,
     // moves it for the keys after it in the same frame. `None`: the conversation.
     let mut at = input_focus
@@ -305,12 +302,9 @@ pub(super) fn edit_field(
                 {
                     ime_edit(&mut field.line, &ime, entity, &mut out);
                 }
-                let Backlog {
-                    typed: queue,
-                    commit,
-                    ..
-                } = &mut *backlog;
-                commit.applied(&ime, ended, clock.now(), queue);
+                backlog
+                    .commit
+                    .applied(&ime, ended, clock.now(), &mut backlog.typed);
                 continue;
             }
             Typed::FocusLost => {
