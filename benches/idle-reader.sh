@@ -5,9 +5,12 @@
 #   bash benches/idle-reader.sh   (needs: xvfb mesa-vulkan-drivers xdotool dbus-daemon
 #                                  at-spi2-core libglib2.0-bin python3-pyatspi)
 #
-# "with a reader": the app runs on a D-Bus session whose accessibility bus says a screen reader
-# is on, and a reader (tests/screen_reader.py) has read its tree, so AccessKit is active and the
-# thread that wakes the window for a reader's requests (src/workarounds/wake.rs) runs. Then one line is
+# "after a reader": the app runs on a D-Bus session whose accessibility bus is enabled
+# (`org.a11y.Status.IsEnabled`, as Orca sets it at start and as it stays after a reader quits),
+# and a reader (tests/screen_reader.py) has read its tree and gone. So AccessKit is active and
+# the thread that wakes the window for a reader's requests (src/workarounds/wake.rs) runs. The
+# session's settings live in a folder of the run's own: enabling the bus writes GNOME's
+# `toolkit-accessibility` key, which must not reach the user's settings. Then one line is
 # typed and sent, and after 15 s (the caret rests 10 s after the last key) 10 s are measured.
 # Frames are those the renderer drew (the debug line src/workarounds/repaint.rs logs for each); wake-ups are
 # voluntary context switches, of the main thread and of all threads.
@@ -37,7 +40,7 @@ measure() { # label, then the environment for the app
   local window
   window=$(xdotool search --sync --onlyvisible --name '^agent-chat$' | head -1)
   xdotool windowfocus --sync "$window"
-  if [ "$label" = "with a reader" ]; then
+  if [ "$label" = "after a reader" ]; then
     env "$@" /usr/bin/python3 tests/screen_reader.py tree >/dev/null 2>&1
   fi
   xdotool type --delay 40 "hello" && xdotool key Return
@@ -60,9 +63,9 @@ dbus-daemon --session --nofork --print-address=1 >"$work/bus" 2>/dev/null &
 pids+=($!)
 while [ ! -s "$work/bus" ]; do sleep 0.1; done
 bus=$(head -1 "$work/bus")
-DBUS_SESSION_BUS_ADDRESS=$bus /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 &
+DBUS_SESSION_BUS_ADDRESS=$bus XDG_CONFIG_HOME=$work /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 &
 pids+=($!)
 until DBUS_SESSION_BUS_ADDRESS=$bus gdbus call --session --dest org.a11y.Bus \
   --object-path /org/a11y/bus --method org.freedesktop.DBus.Properties.Set \
-  org.a11y.Status ScreenReaderEnabled '<true>' >/dev/null 2>&1; do sleep 0.2; done
-measure "with a reader" DBUS_SESSION_BUS_ADDRESS="$bus"
+  org.a11y.Status IsEnabled '<true>' >/dev/null 2>&1; do sleep 0.2; done
+measure "after a reader" DBUS_SESSION_BUS_ADDRESS="$bus"

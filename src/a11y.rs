@@ -17,20 +17,39 @@
 //!   - a text entry `메시지 입력` with its text and caret (`input/screen_reader.rs`);
 //!   - while it is open, the find bar: a search entry `대화에서 찾기` (`view/find.rs`).
 //!
+//! What the app says without moving focus (the reply, the copied notice, the find count) is a
+//! live region: AccessKit sends an announcement for it, which newer readers speak. Orca 43
+//! (Debian 12's) has no handler for announcements; what it does speak is a change of the
+//! focused node's description. So [`say_on_the_focus`] also puts each announcement on the
+//! focused node's description for one frame.
+//!
 //! [`AutoFocus`]: bevy::input_focus::AutoFocus
+
+use std::collections::HashMap;
 
 use accesskit::{Live, Node as AccessNode, Role as AccessRole};
 use bevy::{
-    a11y::{AccessibilityNode, ActionRequest},
+    a11y::{AccessibilityNode, AccessibilitySystems, ActionRequest},
     input_focus::InputFocus,
     prelude::*,
+    ui::UiSystems,
+    window::RequestRedraw,
 };
 
 pub(super) fn plugin(app: &mut App) {
     // Bevy's focus plugin (part of `DefaultPlugins`) makes it too; headless apps have none.
     app.init_resource::<InputFocus>()
         // Written by the window backend for a screen reader's requests (`view/focus.rs`).
-        .add_message::<ActionRequest>();
+        .add_message::<ActionRequest>()
+        .add_message::<RequestRedraw>()
+        // After the frame's focus is set (`view/focus.rs`, before UI content) and bevy_ui has
+        // written its nodes' bounds, and before the window backend sends the tree.
+        .add_systems(
+            PostUpdate,
+            say_on_the_focus
+                .after(UiSystems::PostLayout)
+                .before(AccessibilitySystems::Update),
+        );
 }
 
 /// A node for screen readers with a role and the label to announce.
@@ -74,4 +93,66 @@ pub fn announcement(text: &str) -> impl Bundle {
             ..default()
         },
     )
+}
+
+/// What the live nodes said last, and the focused node that says it for this frame.
+#[derive(Default)]
+struct Spoken {
+    /// Each live node's label, as AccessKit last announced it.
+    live: HashMap<Entity, String>,
+    /// The node whose description carries an announcement this frame, and its own description.
+    saying: Option<(Entity, Option<String>)>,
+}
+
+/// Puts each announcement on the focused node's description for one frame, for readers that
+/// speak only what changes on the focus (Orca 43, `docs/reading.md`).
+///
+/// An announcement is what AccessKit makes one of: a live node that appears with a label, or
+/// whose label changes. The frame after, the focused node gets its own description back, so
+/// the next announcement is a change again even when its text is the same.
+fn say_on_the_focus(
+    mut nodes: Query<(Entity, &mut AccessibilityNode)>,
+    mut gone: RemovedComponents<AccessibilityNode>,
+    focus: Res<InputFocus>,
+    mut redraw: MessageWriter<RequestRedraw>,
+    mut spoken: Local<Spoken>,
+) {
+    if let Some((entity, own)) = spoken.saying.take()
+        && let Ok((_, mut node)) = nodes.get_mut(entity)
+    {
+        match own {
+            Some(own) => node.set_description(own),
+            None => node.clear_description(),
+        }
+    }
+    for entity in gone.read() {
+        spoken.live.remove(&entity);
+    }
+    let mut newest = None;
+    for (entity, node) in &mut nodes {
+        if !node.is_changed() {
+            continue;
+        }
+        let label = node
+            .label()
+            .filter(|_| node.live().is_some_and(|live| live != Live::Off));
+        let Some(label) = label else {
+            spoken.live.remove(&entity);
+            continue;
+        };
+        if spoken.live.get(&entity).is_none_or(|said| said != label) {
+            spoken.live.insert(entity, label.to_owned());
+            newest = Some(label.to_owned());
+        }
+    }
+    let (Some(text), Some(focused)) = (newest, focus.get()) else {
+        return;
+    };
+    let Ok((_, mut node)) = nodes.get_mut(focused) else {
+        return;
+    };
+    spoken.saying = Some((focused, node.description().map(str::to_owned)));
+    node.set_description(text);
+    // The frame that gives the description back.
+    redraw.write(RequestRedraw);
 }

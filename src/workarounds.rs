@@ -6,8 +6,9 @@
 //! `tests/app/workarounds.rs` that reads the engine's own source, at the version Cargo.lock pins,
 //! and fails once the behaviour is gone. When the canary fails, the workaround may go.
 //!
-//! Four live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;
-//! headless tests have no window or renderer to work around:
+//! Five live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;
+//! headless tests have no window or renderer to work around. The fifth is a crate of its own,
+//! put in the build by the app's `[patch.crates-io]`:
 //!
 //! | workaround | behaviour (Bevy 0.19.1) | upstream | canary |
 //! |---|---|---|---|
@@ -15,6 +16,7 @@
 //! | [`wake`]: one frame per request | bevy_winit reads `RequestRedraw` with a fresh cursor after every frame, so one request runs two or three frames | none found (bevyengine/bevy#16817 and #17991 are about requests missed, the opposite); report: "bevy_winit re-reads RequestRedraw messages it has answered" | `bevy_winit_reads_redraw_requests_from_the_start_of_the_queue` |
 //! | [`wake`]: a reader's request wakes the window | bevy_winit builds AccessKit's adapter with direct handlers, which queue the request without waking the event loop | report: "AccessKit action requests wait for the next window event in reactive mode" | `a_screen_readers_request_does_not_wake_bevy_winit` |
 //! | `workarounds/icon.rs`: the window's icon through winit | `Window` has no icon, and bevy_winit sets none: the taskbar and Alt+Tab show a blank | bevyengine/bevy#1031 (open) | `bevy_windows_have_no_icon` |
+//! | `workarounds/accesskit_unix`: AccessKit's Linux adapter 0.22 under 0.21's name | accesskit_unix 0.21 (what bevy_winit's accesskit_winit 0.32 asks for) puts the window on the accessibility bus only when `ScreenReaderEnabled` is set, which only GNOME's own switch sets: Orca started from a terminal or an autostart never heard the window | AccessKit/accesskit#713 (fixed in 0.22); Bevy takes it with a newer accesskit_winit | `bevy_builds_the_accesskit_linux_adapter_that_waits_for_screen_reader_enabled` |
 //! | [`explain_startup_failures`]: one line, not a backtrace | no display or GPU is a panic, not an error to handle | report: "return an error when the event loop or GPU adapter can't be created" | `the_startup_panics_main_explains_still_say_so` |
 //!
 //! The others must act where the behaviour shows, and say so where they are:

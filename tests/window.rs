@@ -52,7 +52,7 @@ const APP: &str = env!("CARGO_BIN_EXE_agent-chat");
 /// Bevy's default window size; the X screen is larger so the whole window is on it.
 const WINDOW: (usize, usize) = (1280, 720);
 const NEEDS_X: &str = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap";
-const NEEDS_BUS: &str = "needs dbus-daemon and, for the IME, ibus, ibus-hangul and xprop; for the screen reader, at-spi2-core, python3-pyatspi and gdbus";
+const NEEDS_BUS: &str = "needs dbus-daemon and, for the IME, ibus, ibus-hangul and xprop; for the screen reader, at-spi2-core, python3-pyatspi, gdbus, orca and speech-dispatcher";
 
 #[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
@@ -751,7 +751,7 @@ fn after_a_blinking_caret_redrew_only_itself_the_window_is_the_one_a_whole_frame
 }
 
 #[test]
-#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, dbus-daemon, at-spi2-core, python3-pyatspi"]
+#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, dbus-daemon, at-spi2-core, python3-pyatspi, orca, speech-dispatcher"]
 fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() {
     let mut x = Session::start_with(
         "screen_reader",
@@ -845,8 +845,132 @@ fn a_screen_reader_finds_the_entry_the_list_and_both_rows_and_hears_the_reply() 
     );
 }
 
+/// What Orca said since `from`, an utterance a line, with the line breaks the speech module
+/// puts inside one (after a sentence) taken out.
+fn orca_said(x: &Session, from: usize, words: &str) -> Vec<String> {
+    let said = x.orca().heard_since(from, words, Duration::from_secs(5));
+    said.replace("\n ", " ")
+        .lines()
+        .map(str::to_owned)
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
 #[test]
-#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, xclip, dbus-daemon, at-spi2-core, python3-pyatspi"]
+#[ignore = "opens a real window and runs Orca on it: needs the window tools, dbus-daemon, at-spi2-core, orca, speech-dispatcher"]
+fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_copy_and_the_count() {
+    let mut x = Session::start_with(
+        "orca",
+        Setup {
+            screen_reader: true,
+            ..Setup::default()
+        },
+    );
+    let kept = x.orca().folder.display().to_string();
+    let mark = |x: &Session| x.orca().spoken().len();
+
+    // Orca was started first, with no flag set by anyone; the window and its field on start.
+    assert_eq!(
+        orca_said(&x, 0, "메시지 입력 entry."),
+        [
+            "Screen reader on.",
+            "agent-chat frame.",
+            "메시지 입력 entry."
+        ],
+        "Orca's speech and debug file: {kept}"
+    );
+
+    // Each reply as it arrives, once; never the user's own line; the same reply twice is said
+    // twice.
+    let mut replies = Vec::new();
+    for line in ["hello", "hello again"] {
+        x.type_text(line);
+        let from = mark(&x);
+        x.key("Return");
+        let said = orca_said(&x, from, "에이전트: ");
+        let [reply] = &said[..] else {
+            panic!("one utterance, the reply, after Enter: {said:?} ({kept})");
+        };
+        let body = reply.strip_prefix("에이전트: ").unwrap_or_default();
+        assert!(REPLIES.contains(&body), "{reply:?} is a reply ({kept})");
+        replies.push(reply.clone());
+    }
+
+    // Each message focused, with its label.
+    let from = mark(&x);
+    x.key("shift+Tab");
+    assert_eq!(
+        orca_said(&x, from, &replies[1]),
+        ["대화.", "List with 4 items.", replies[1].as_str()],
+        "{kept}"
+    );
+    let from = mark(&x);
+    x.key("ctrl+Home");
+    assert_eq!(orca_said(&x, from, "사용자: hello."), ["사용자: hello."]);
+
+    // The copied notice.
+    let from = mark(&x);
+    x.key("ctrl+c");
+    assert_eq!(
+        orca_said(&x, from, "메시지를 복사했어요"),
+        ["메시지를 복사했어요"],
+        "{kept}"
+    );
+
+    // The find bar's count as it changes, and the field again once Escape closes the bar.
+    let from = mark(&x);
+    x.key("Tab");
+    assert_eq!(orca_said(&x, from, "entry."), ["메시지 입력 entry."]);
+    let from = mark(&x);
+    x.key("ctrl+f");
+    x.type_text("hel");
+    sleep(Duration::from_secs(1));
+    x.type_text("z");
+    assert_eq!(
+        orca_said(&x, from, "결과 없음"),
+        ["landmark 찾기", "대화에서 찾기 entry.", "1/2", "결과 없음"],
+        "the count once per change: h, he and hel all find 1/2 ({kept})"
+    );
+    let from = mark(&x);
+    x.key("Escape");
+    assert_eq!(
+        orca_said(&x, from, "entry."),
+        ["메시지 입력 entry."],
+        "{kept}"
+    );
+
+    // A reader started after the app hears it too: the window and its focus as Orca comes up,
+    // and what the keys do next.
+    x.restart_orca("orca-later");
+    let up = Instant::now();
+    let kept = x.orca().folder.display().to_string();
+    let said = orca_said(&x, 0, "메시지 입력 entry.");
+    let took = up.elapsed();
+    assert_eq!(
+        said,
+        [
+            "Screen reader on.",
+            "agent-chat frame.",
+            "메시지 입력 entry."
+        ],
+        "{kept}"
+    );
+    println!("Orca started after the app spoke its window {took:?} after it was up");
+    assert!(
+        took < Duration::from_secs(1),
+        "heard within a second, not {took:?} ({kept})"
+    );
+    let from = mark(&x);
+    x.key("shift+Tab");
+    assert_eq!(
+        orca_said(&x, from, "사용자: hello."),
+        ["대화.", "List with 4 items.", "사용자: hello."],
+        "back to the message focused before ({kept})"
+    );
+}
+
+#[test]
+#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, xclip, dbus-daemon, at-spi2-core, python3-pyatspi, orca, speech-dispatcher"]
 fn the_keyboard_walks_every_message_and_a_screen_reader_hears_each_step() {
     let mut x = Session::start_with(
         "keyboard_reach",

@@ -214,38 +214,84 @@ fn rows_read_as_their_text_in_order_with_their_place_among_all_messages() {
     );
 }
 
-/// Counts the announcements AccessKit's Linux adapter makes from a tree's changes: a live node
-/// that appears, or a live node whose name changes (accesskit_atspi_common 0.18).
+/// What a tree's changes say to readers: the announcements AccessKit's Linux adapter makes (a
+/// live node that appears, or a live node whose name changes; accesskit_atspi_common 0.19), and
+/// the new descriptions of the focused node, which are what Orca 43 speaks of them.
 #[derive(Default)]
-struct Announcements(Vec<String>);
+struct Heard {
+    announcements: Vec<String>,
+    on_the_focus: Vec<String>,
+}
 
-impl TreeChangeHandler for Announcements {
+impl TreeChangeHandler for Heard {
     fn node_added(&mut self, node: &ReadNode) {
         if node.live() != Live::Off
             && let Some(name) = node.label()
         {
-            self.0.push(name);
+            self.announcements.push(name);
         }
     }
     fn node_updated(&mut self, old: &ReadNode, new: &ReadNode) {
         if new.live() != Live::Off && new.label() != old.label() {
-            self.0.extend(new.label());
+            self.announcements.extend(new.label());
+        }
+        if new.is_focused() && new.description() != old.description() {
+            self.on_the_focus
+                .extend(new.description().filter(|said| !said.is_empty()));
         }
     }
     fn focus_moved(&mut self, _: Option<&ReadNode>, _: Option<&ReadNode>) {}
     fn node_removed(&mut self, _: &ReadNode) {}
 }
 
-/// Runs one frame after `act`, and the announcements the frame's tree update makes.
+/// Runs one frame after `act`, and the announcements the frame's tree update makes. Each frame
+/// also says the newest of them on the focus, for Orca 43 (`a11y::say_on_the_focus`).
 fn announced(
     app: &mut App,
     tree: &mut accesskit_consumer::Tree,
     act: impl FnOnce(&mut App),
 ) -> Vec<String> {
     act(app);
-    let mut heard = Announcements::default();
+    let mut heard = Heard::default();
     tree.update_and_process_changes(sent_update(app), &mut heard);
-    heard.0
+    assert_eq!(
+        heard.on_the_focus,
+        Vec::from_iter(heard.announcements.last().cloned()),
+        "the focused node says the frame's newest announcement, and only that"
+    );
+    heard.announcements
+}
+
+#[test]
+fn orca_43_hears_each_reply_on_the_field_even_the_same_reply_twice() {
+    let mut app = headless_app();
+    fix_pick(&mut app, &[2, 2]);
+    let mut tree = reader_tree(&mut app);
+    let reply = format!("에이전트: {}", REPLIES[2]);
+    let field_description = |tree: &accesskit_consumer::Tree| {
+        let state = tree.state();
+        let field = state.focus().expect("focus is in the field");
+        assert_eq!(field.role(), Role::TextInput);
+        field.description()
+    };
+
+    assert_eq!(
+        announced(&mut app, &mut tree, |app| submit(app, "하나")),
+        [reply.as_str()]
+    );
+    assert_eq!(field_description(&tree), Some(reply.clone()));
+    announced(&mut app, &mut tree, App::update);
+    assert_eq!(
+        field_description(&tree),
+        None,
+        "the field's description is its own again the frame after"
+    );
+    assert_eq!(
+        announced(&mut app, &mut tree, |app| submit(app, "둘")),
+        [reply.as_str()],
+        "the same reply again is a change again"
+    );
+    assert_eq!(field_description(&tree), Some(reply));
 }
 
 #[test]
@@ -339,12 +385,11 @@ fn the_find_bar_is_an_entry_with_its_text_and_its_count_is_announced() {
     // not described yet (it is made mid-frame) must still read as text, not panic.
     assert_eq!(entry.document_range().text(), "");
 
-    let heard = announced(&mut app, &mut tree, |app| {
-        key_in(app, "찾");
-        for _ in 0..4 {
-            app.update();
-        }
-    });
+    // Frame by frame: each frame's newest announcement is said on the focus in that frame only.
+    let mut heard = announced(&mut app, &mut tree, |app| key_in(app, "찾"));
+    for _ in 0..4 {
+        heard.extend(announced(&mut app, &mut tree, App::update));
+    }
     assert_eq!(heard, ["1/2"], "the count is read out once it is known");
     let state = tree.state();
     assert_eq!(state.focus().unwrap().document_range().text(), "찾");

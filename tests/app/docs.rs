@@ -24,6 +24,7 @@ use sources::{ROOT, files_with};
 /// seen in a profile.
 const NOT_RUST: &[&str] = &[
     "Hangul_Hanja",
+    "IsEnabled",
     "ScreenReaderEnabled",
     "grabFocus",
     "malloc_consolidate",

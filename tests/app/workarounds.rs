@@ -220,3 +220,44 @@ fn bevy_windows_have_no_icon() {
         locked_version("bevy_window")
     );
 }
+
+/// Workaround: `src/workarounds/accesskit_unix` serves AccessKit's Linux adapter 0.22 to
+/// Bevy's accesskit_winit, which asks for 0.21: that one joins the accessibility bus only when
+/// `ScreenReaderEnabled` is set, which Orca never sets. Fails once Bevy's accesskit_winit asks
+/// for a newer adapter itself (0.22 and later watch `IsEnabled`), or if the patch stops being
+/// the adapter in the build. Also checks the patch's premise: what it re-exports watches
+/// `IsEnabled`.
+#[test]
+fn bevy_builds_the_accesskit_linux_adapter_that_waits_for_screen_reader_enabled() {
+    let winit = crate_source("accesskit_winit", "../Cargo.toml");
+    let wanted = between(&winit, "dependencies.accesskit_unix]", "\n\n");
+    assert!(
+        wanted.contains("version = \"0.21."),
+        "accesskit_winit {} asks for another Linux adapter: if it watches IsEnabled, remove \
+         src/workarounds/accesskit_unix and the app's [patch.crates-io]:\n{wanted}",
+        locked_version("accesskit_winit")
+    );
+    let lock = std::fs::read_to_string(format!("{ROOT}/Cargo.lock")).unwrap();
+    let shim = between(&lock, "name = \"accesskit_unix\"\nversion = \"0.21", "\n\n");
+    assert!(
+        !shim.contains("source =") && !lock.contains("[[patch.unused]]"),
+        "the adapter in the build is the patch's:\n{shim}"
+    );
+    // The patch's upstream: the newest accesskit_unix locked (a machine may have unpacked
+    // 0.21 too, from before the patch).
+    let newest = sources::locked_crates()
+        .into_iter()
+        .filter(|(name, _)| name == "accesskit_unix")
+        .map(|(_, version)| version)
+        .max()
+        .unwrap();
+    let (_, folder) = sources::locked_crate_sources(|name| name == "accesskit_unix")
+        .into_iter()
+        .find(|(_, folder)| folder.ends_with(format!("accesskit_unix-{newest}/src")))
+        .expect("the patch's upstream is unpacked (build the app first)");
+    let upstream = std::fs::read_to_string(folder.join("context.rs")).unwrap();
+    assert!(
+        upstream.contains("receive_is_enabled_changed()"),
+        "the adapter the patch re-exports no longer watches IsEnabled"
+    );
+}

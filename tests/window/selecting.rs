@@ -120,7 +120,7 @@ fn a_double_click_takes_a_word_and_a_triple_click_the_whole_message() {
 }
 
 #[test]
-#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, dbus-daemon, at-spi2-core, python3-pyatspi"]
+#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, dbus-daemon, at-spi2-core, python3-pyatspi, orca, speech-dispatcher"]
 fn ctrl_f_finds_f3_moves_on_escape_closes_and_a_screen_reader_hears_the_count() {
     let mut x = Session::start_with(
         "find",

@@ -7,7 +7,7 @@ use std::{
     path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Stdio},
     sync::{
-        Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard,
+        Arc, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard,
         atomic::{AtomicBool, Ordering},
     },
     thread::{self, JoinHandle, sleep},
@@ -72,6 +72,10 @@ impl Drop for Xvfb {
 /// ended it (`안녕하세 요…`) more often; see also `Ibus::start`. Other sessions share.
 pub static WINDOWS: RwLock<()> = RwLock::new(());
 
+/// Sessions with Orca run one at a time: Orca refuses to start while another Orca of the same
+/// user runs, whatever its display or bus.
+pub static ORCA: Mutex<()> = Mutex::new(());
+
 /// A session's hold on [`WINDOWS`].
 pub enum Turn {
     Shared(#[allow(dead_code, reason = "held, not read")] RwLockReadGuard<'static, ()>),
@@ -93,7 +97,8 @@ impl Turn {
 pub struct Setup {
     /// The app talks to ibus with its Hangul engine, as a Korean desktop's would.
     pub ime: bool,
-    /// A screen reader is running: the app serves its tree on the accessibility bus.
+    /// A screen reader is running: Orca, started before the app on the accessibility bus, as
+    /// a session's autostart starts it. The app serves its tree there once Orca is up.
     pub screen_reader: bool,
     pub theme: Theme,
 }
@@ -106,9 +111,13 @@ pub struct SessionBus {
 }
 
 impl SessionBus {
-    pub fn start() -> Self {
+    /// A bus whose services keep their settings under `home`: dconf, which the accessibility
+    /// bus writes GNOME's `toolkit-accessibility` key to when a reader enables it, starts from
+    /// this process's environment, and must not write the machine's own settings.
+    pub fn start(home: &Path) -> Self {
         let mut process = Command::new("dbus-daemon")
             .args(["--session", "--nofork", "--print-address=1"])
+            .env("XDG_CONFIG_HOME", home)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -194,17 +203,21 @@ impl Drop for Ibus {
     }
 }
 
-/// The accessibility bus that screen readers and apps meet on, with a screen reader said to be
-/// running: AccessKit's Linux adapter starts serving the app's tree only on that flag.
+/// The accessibility bus that screen readers and apps meet on. Nothing is set on it: a reader
+/// that starts says it is there itself (Orca turns on `org.a11y.Status.IsEnabled`).
 pub struct AtSpi {
     pub launcher: Child,
 }
 
 impl AtSpi {
-    pub fn start(display: &str, bus: &SessionBus) -> Self {
+    /// The launcher reads GNOME's accessibility settings at start, from `home`: with the user's
+    /// own, a flag some earlier program left there would turn the app's adapter on, and no
+    /// reader would be needed to pass.
+    pub fn start(display: &str, bus: &SessionBus, home: &Path) -> Self {
         let env = [
             ("DISPLAY", display),
             ("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str()),
+            ("XDG_CONFIG_HOME", home.to_str().unwrap()),
         ];
         let launcher = Command::new("/usr/libexec/at-spi-bus-launcher")
             .arg("--launch-immediately")
@@ -214,7 +227,7 @@ impl AtSpi {
             .spawn()
             .unwrap_or_else(|e| panic!("start at-spi-bus-launcher ({NEEDS_BUS}): {e}"));
         let at_spi = Self { launcher };
-        let enable = [
+        let address = [
             "call",
             "--session",
             "--dest",
@@ -222,12 +235,9 @@ impl AtSpi {
             "--object-path",
             "/org/a11y/bus",
             "--method",
-            "org.freedesktop.DBus.Properties.Set",
-            "org.a11y.Status",
-            "ScreenReaderEnabled",
-            "<true>",
+            "org.a11y.Bus.GetAddress",
         ];
-        wait_until_ready("gdbus", &enable, &env, "()");
+        wait_until_ready("gdbus", &address, &env, "unix:");
         at_spi
     }
 }
@@ -239,6 +249,120 @@ impl Drop for AtSpi {
             .arg(self.launcher.id().to_string())
             .status();
         let _ = self.launcher.wait();
+    }
+}
+
+/// Debian's Orca, started as a user starts it from a terminal or a session's autostart, on a
+/// fresh settings store, with its speech written to a file: speech-dispatcher's generic module
+/// runs `echo` for each utterance (`../shared/NOTES.md`, "Real Orca").
+pub struct Orca {
+    pub process: Child,
+    /// The folder with its settings, its speech (`spoken.txt`) and its debug file.
+    pub folder: PathBuf,
+}
+
+impl Orca {
+    pub fn start(display: &str, bus: &SessionBus, folder: &Path) -> Self {
+        let _ = fs::remove_dir_all(folder);
+        let config = folder.join("config");
+        let modules = config.join("speech-dispatcher/modules");
+        let runtime = folder.join("runtime");
+        for dir in [&modules, &folder.join("prefs"), &runtime] {
+            fs::create_dir_all(dir).unwrap();
+        }
+        // speech-dispatcher keeps its socket here, and wants it private.
+        Command::new("chmod")
+            .args(["700", runtime.to_str().unwrap()])
+            .status()
+            .unwrap();
+        fs::write(
+            config.join("speech-dispatcher/speechd.conf"),
+            "AudioOutputMethod \"libao\"\n\
+             AddModule \"filelog\" \"sd_generic\" \"filelog.conf\"\n\
+             DefaultModule filelog\n\
+             DefaultLanguage \"en\"\n",
+        )
+        .unwrap();
+        let spoken = folder.join("spoken.txt");
+        let mut module = format!(
+            "GenericExecuteSynth \"echo \\'$DATA\\' >> {}\"\n\
+             GenericCmdDependency \"echo\"\n",
+            spoken.display()
+        );
+        for language in ["en", "ko"] {
+            module += &format!(
+                "GenericLanguage \"{language}\" \"{language}\" \"utf-8\"\n\
+                 AddVoice \"{language}\" \"MALE1\" \"{language}\"\n"
+            );
+        }
+        fs::write(modules.join("filelog.conf"), module).unwrap();
+        let log = fs::File::create(folder.join("orca.log")).unwrap();
+        let process = Command::new("orca")
+            .arg("-u")
+            .arg(folder.join("prefs"))
+            .arg(format!(
+                "--debug-file={}",
+                folder.join("orca-debug.txt").display()
+            ))
+            .env("DISPLAY", display)
+            .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+            .env("XDG_CONFIG_HOME", &config)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("XDG_CACHE_HOME", folder.join("cache"))
+            .env("XDG_DATA_HOME", folder.join("data"))
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("start orca ({NEEDS_BUS}): {e}"));
+        let orca = Self {
+            process,
+            folder: folder.to_owned(),
+        };
+        orca.wait_to_hear("Screen reader on.", Duration::from_secs(60));
+        orca
+    }
+
+    /// Everything Orca has said, an utterance a line (one may span several: the generic module
+    /// echoes the text as it was given).
+    pub fn spoken(&self) -> String {
+        fs::read_to_string(self.folder.join("spoken.txt")).unwrap_or_default()
+    }
+
+    /// Waits until Orca has said `words`, at most `limit`; what it said since `from` (a length
+    /// of [`spoken`](Self::spoken)) either way.
+    pub fn heard_since(&self, from: usize, words: &str, limit: Duration) -> String {
+        let deadline = Instant::now() + limit;
+        loop {
+            let said = self.spoken().get(from..).unwrap_or_default().to_owned();
+            if said.contains(words) || Instant::now() > deadline {
+                return said;
+            }
+            sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn wait_to_hear(&self, words: &str, limit: Duration) {
+        let said = self.heard_since(0, words, limit);
+        assert!(
+            said.contains(words),
+            "Orca never said {words:?} ({NEEDS_BUS}); it said {said:?}; its log: {}",
+            fs::read_to_string(self.folder.join("orca.log")).unwrap_or_default()
+        );
+    }
+}
+
+impl Drop for Orca {
+    fn drop(&mut self) {
+        // Orca ignores SIGTERM and SIGINT.
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+        // The speech-dispatcher it started runs on its own.
+        let pid = self
+            .folder
+            .join("runtime/speech-dispatcher/pid/speech-dispatcher.pid");
+        if let Ok(pid) = fs::read_to_string(pid) {
+            let _ = Command::new("kill").arg(pid.trim()).status();
+        }
     }
 }
 
@@ -255,12 +379,15 @@ pub struct Session {
     /// Held for their lifetime, and dropped in this order: ibus and the accessibility bus
     /// before the session bus they are on.
     pub _ibus: Option<Ibus>,
+    pub orca: Option<Orca>,
     pub _at_spi: Option<AtSpi>,
     pub bus: Option<SessionBus>,
     // Dropped last: the app must go before its X server.
     pub xvfb: Xvfb,
-    /// Held for the whole session, and let go after everything above (see [`WINDOWS`]).
+    /// Held for the whole session, and let go after everything above (see [`WINDOWS`] and
+    /// [`ORCA`]).
     pub _turn: Turn,
+    pub _orca_turn: Option<MutexGuard<'static, ()>>,
 }
 
 impl Session {
@@ -280,9 +407,10 @@ impl Session {
         let _ = fs::remove_dir_all(&shots);
         fs::create_dir_all(&shots).unwrap();
 
+        let orca_turn = screen_reader.then(|| ORCA.lock().unwrap_or_else(PoisonError::into_inner));
         let turn = Turn::take(ime);
         let xvfb = Xvfb::start();
-        let bus = (ime || screen_reader).then(SessionBus::start);
+        let bus = (ime || screen_reader).then(|| SessionBus::start(&shots));
         let ibus = bus
             .as_ref()
             .filter(|_| ime)
@@ -290,7 +418,12 @@ impl Session {
         let at_spi = bus
             .as_ref()
             .filter(|_| screen_reader)
-            .map(|bus| AtSpi::start(&xvfb.display, bus));
+            .map(|bus| AtSpi::start(&xvfb.display, bus, &shots));
+        // Orca first, as a session's autostart starts it; `restart_orca` starts one later.
+        let orca = bus
+            .as_ref()
+            .filter(|_| screen_reader)
+            .map(|bus| Orca::start(&xvfb.display, bus, &shots.join("orca")));
         let bus_address = bus.as_ref().map(|bus| bus.address.as_str());
         let mut app = spawn_app(&xvfb.display, &shots, setup, bus_address);
         let spare_keycodes = spare_keycodes(&xvfb.display);
@@ -342,10 +475,12 @@ impl Session {
             spare_keycodes,
             palette: theme.palette(),
             _ibus: ibus,
+            orca,
             _at_spi: at_spi,
             bus,
             xvfb,
             _turn: turn,
+            _orca_turn: orca_turn,
         };
         // No window manager: give keyboard focus directly (windowactivate needs a WM).
         session.xdotool(&["windowfocus", "--sync", &session.window.clone()]);
@@ -601,6 +736,20 @@ impl Session {
             shots.push(self.screenshot(label));
         }
         Watched(shots)
+    }
+
+    /// Stops Orca and starts a new one, on fresh settings, beside the running app: a reader
+    /// started after the app.
+    pub fn restart_orca(&mut self, folder: &str) {
+        self.orca = None;
+        let bus = self.bus.as_ref().expect("a session started with Orca");
+        let orca = Orca::start(&self.xvfb.display, bus, &self.shots.join(folder));
+        self.orca = Some(orca);
+    }
+
+    /// The session's Orca.
+    pub fn orca(&self) -> &Orca {
+        self.orca.as_ref().expect("a session started with Orca")
     }
 
     /// Runs `tests/screen_reader.py` on the test's session bus.
