@@ -20,7 +20,7 @@
 //! What the app says without moving focus (the reply, the copied notice, the find count) is a
 //! live region: AccessKit sends an announcement for it, which newer readers speak. Orca 43
 //! (Debian 12's) has no handler for announcements; what it does speak is a change of the
-//! focused node's description. So [`say_on_the_focus`] also puts each announcement on the
+//! focused node's description. So `say_on_the_focus` also puts each announcement on the
 //! focused node's description for one frame.
 //!
 //! [`AutoFocus`]: bevy::input_focus::AutoFocus
