@@ -248,18 +248,36 @@ pub(super) fn place_bar(
             ..default()
         };
         let bar = shown.iter().find(|&child| bars.contains(child));
-        if let Some((mut bar, mut background)) = bar.and_then(|bar| bars.get_mut(bar).ok()) {
-            bar.set_if_neq(node);
-            background.set_if_neq(BackgroundColor(color));
-        } else {
-            commands.spawn((
-                Name::new("Caret"),
-                CaretBar,
-                node,
-                BackgroundColor(color),
-                ChildOf(viewport_entity),
-            ));
-        }
+        draw_bar(
+            bar,
+            viewport_entity,
+            (node, color),
+            &mut bars,
+            &mut commands,
+        );
+    }
+}
+
+/// Gives the caret's `bar` (spawned in the line's viewport the first time) its place and
+/// colour.
+fn draw_bar(
+    bar: Option<Entity>,
+    viewport: Entity,
+    (node, color): (Node, Color),
+    bars: &mut Query<(&mut Node, &mut BackgroundColor), With<CaretBar>>,
+    commands: &mut Commands,
+) {
+    if let Some((mut bar, mut background)) = bar.and_then(|bar| bars.get_mut(bar).ok()) {
+        bar.set_if_neq(node);
+        background.set_if_neq(BackgroundColor(color));
+    } else {
+        commands.spawn((
+            Name::new("Caret"),
+            CaretBar,
+            node,
+            BackgroundColor(color),
+            ChildOf(viewport),
+        ));
     }
 }
 

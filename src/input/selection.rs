@@ -37,7 +37,7 @@ use super::{
     clock::InputClock,
     editor::{Affinity, LineEditor, nearest_boundary},
 };
-use crate::theme::Theme;
+use crate::theme::{Palette, Theme};
 
 pub(super) fn plugin(app: &mut App) {
     // After the widget, which rewrites its spans in the frame the line changes; before the
@@ -232,28 +232,48 @@ fn decorate(
         *writer.text(text, BEFORE_CARET) = parts.before.to_owned();
         *writer.text(text, AFTER_CARET) = parts.after.to_owned();
 
-        for (index, span) in [(BEFORE_CARET, spans.first()), (AFTER_CARET, spans.get(2))] {
-            let Some(&span) = span else {
-                continue;
-            };
-            let text_color = match decoration {
-                Decoration::Selected => palette.selection_text,
-                _ => color.0.0,
-            };
-            *writer.color(text, index) = TextColor(text_color);
-            let mut span = commands.entity(span);
-            match decoration {
-                Decoration::Selected => {
-                    span.insert(TextBackgroundColor(palette.selection))
-                        .remove::<(Underline, UnderlineColor)>();
-                }
-                Decoration::Composing => {
-                    span.insert((Underline, UnderlineColor(color.0.0)))
-                        .remove::<TextBackgroundColor>();
-                }
-                Decoration::Plain => {
-                    span.remove::<(TextBackgroundColor, Underline, UnderlineColor)>();
-                }
+        mark(
+            decoration,
+            palette,
+            color.0,
+            (text, spans),
+            &mut writer,
+            &mut commands,
+        );
+    }
+}
+
+/// Marks the spans beside the caret of the line `text` as `decoration` says: selected, or
+/// underlined as a composition, or plain, in `color` or the palette's selection colours.
+fn mark(
+    decoration: Decoration,
+    palette: &Palette,
+    color: TextColor,
+    (text, spans): (Entity, &Children),
+    writer: &mut TextUiWriter,
+    commands: &mut Commands,
+) {
+    for (index, span) in [(BEFORE_CARET, spans.first()), (AFTER_CARET, spans.get(2))] {
+        let Some(&span) = span else {
+            continue;
+        };
+        let text_color = match decoration {
+            Decoration::Selected => palette.selection_text,
+            _ => color.0,
+        };
+        *writer.color(text, index) = TextColor(text_color);
+        let mut span = commands.entity(span);
+        match decoration {
+            Decoration::Selected => {
+                span.insert(TextBackgroundColor(palette.selection))
+                    .remove::<(Underline, UnderlineColor)>();
+            }
+            Decoration::Composing => {
+                span.insert((Underline, UnderlineColor(color.0)))
+                    .remove::<TextBackgroundColor>();
+            }
+            Decoration::Plain => {
+                span.remove::<(TextBackgroundColor, Underline, UnderlineColor)>();
             }
         }
     }
@@ -296,6 +316,31 @@ pub(super) struct Pointer {
     at: Option<Vec2>,
     dragging: Option<Entity>,
     last_press: Option<(Instant, Vec2)>,
+}
+
+impl Pointer {
+    /// A left press, `(when, where)`, on `field`'s line at `caret` in `cluster`: a second press
+    /// soon and near selects the word; else the caret goes there and a drag begins.
+    fn left_press(
+        &mut self,
+        (now, at): (Instant, Vec2),
+        entity: Entity,
+        field: &mut Field,
+        (caret, affinity): (usize, Affinity),
+        cluster: usize,
+    ) {
+        let double = self.last_press.is_some_and(|(then, place)| {
+            now - then <= DOUBLE_CLICK_TIME && place.distance(at) <= DOUBLE_CLICK_DISTANCE
+        });
+        if double {
+            field.line_mut().select_word_at(cluster);
+            self.last_press = None;
+        } else {
+            field.line_mut().place_beside(caret, affinity, false);
+            self.dragging = Some(entity);
+            self.last_press = Some((now, at));
+        }
+    }
 }
 
 /// Paste the PRIMARY selection into this field, at its caret: a middle click there.
@@ -393,18 +438,8 @@ pub(super) fn point_and_drag(
                     pastes.write(PastePrimary(entity));
                     continue;
                 }
-                let now = clock.now();
-                let double = pointer.last_press.is_some_and(|(then, place)| {
-                    now - then <= DOUBLE_CLICK_TIME && place.distance(at) <= DOUBLE_CLICK_DISTANCE
-                });
-                if double {
-                    field.line_mut().select_word_at(cluster);
-                    pointer.last_press = None;
-                } else {
-                    field.line_mut().place_beside(caret, affinity, false);
-                    pointer.dragging = Some(entity);
-                    pointer.last_press = Some((now, at));
-                }
+                let press = (clock.now(), at);
+                pointer.left_press(press, entity, &mut field, (caret, affinity), cluster);
             }
             _ => {}
         }

@@ -175,61 +175,17 @@ pub(super) fn edit_field(
 ) {
     // One borrow of the `Local`, so that its fields can be borrowed apart.
     let backlog = &mut *backlog;
-    let chat = *chat;
-    let finder = finder.single().ok();
-    let fresh = typing.in_arrival_order();
-    backlog.typed.extend(fresh);
-    if typing.lost_keyboard() {
-        // Keys held when the window lost focus are released without an event of their own.
-        backlog.held = Modifiers::default();
-    }
-    // An answer that comes after the paste was given up is too late to land anywhere.
-    if let Some(ClipboardText(text)) = pasted.read().last()
-        && let Some((_, into)) = backlog.pasting.take()
-        && let Some(text) = text
-        && let Ok(mut field) = fields.get_mut(into)
-        && !field.line.paste(text)
-    {
-        out.full.write(FieldFull(into));
-    }
-    // A middle click asked to paste the PRIMARY selection: typing after it waits for it too.
-    if let Some(PastePrimary(into)) = middle_clicks.read().last()
-        && backlog.pasting.is_none()
-    {
-        out.primary_reads.write(ReadPrimary);
-        backlog.pasting = Some((clock.now(), *into));
-    }
-    if backlog
-        .pasting
-        .is_some_and(|(since, _)| clock.since(since) >= PASTE_PATIENCE)
-    {
-        backlog.pasting = None;
-        warn!(
-            "nothing to paste: the clipboard did not answer within {} s",
-            PASTE_PATIENCE.as_secs_f32()
-        );
-    }
+    backlog.take_in(&mut typing);
+    let answer = pasted.read().last().cloned();
+    let middle_click = middle_clicks.read().last().copied();
+    backlog.follow_pastes(answer, middle_click, &clock, &mut fields, &mut out);
     backlog
         .commit
         .give_up_if_spent(clock.now(), &mut backlog.typed);
-    // Keys go where focus is at each key: a Tab, Ctrl+F, or a letter typed in the conversation,
-    // moves it for the keys after it in the same frame. `None`: the conversation.
-    let mut at = input_focus
-        .get()
-        .filter(|&focused| fields.contains(focused));
-    let take_focus = |at: &mut Option<Entity>, input_focus: &mut InputFocus, to: Entity| {
-        *at = Some(to);
-        if input_focus.get() != Some(to) {
-            input_focus.set(to, FocusCause::Navigated);
-        }
-    };
+    let mut focus = KeyFocus::new(&mut input_focus, &fields, *chat, finder.single().ok());
     while backlog.pasting.is_none()
         && let Some(typed) = backlog.typed.pop_front()
     {
-        let composing = |at: Option<Entity>| {
-            at.and_then(|field| fields.get(field).ok())
-                .is_some_and(|field| field.line.is_composing())
-        };
         let Some(typed) = backlog.commit.sort(typed, &mut backlog.typed) else {
             continue;
         };
@@ -238,85 +194,25 @@ pub(super) fn edit_field(
             Typed::Key(key) => {
                 backlog.held.note(&key);
                 // While the IME composes, keys are its own.
-                if composing(at) {
+                if focus.composing(&fields) {
                     continue;
                 }
-                let target = match at {
-                    None => KeyTarget::Conversation,
-                    Some(field) if Some(field) == finder => KeyTarget::FindBar,
-                    Some(_) => KeyTarget::ChatField,
-                };
-                let field_of = |target| match target {
-                    KeyTarget::ChatField => Some(chat),
-                    KeyTarget::FindBar => finder,
-                    KeyTarget::Conversation => None,
-                };
-                match route(&key, backlog.held, target) {
-                    Route::Ignore => continue,
-                    Route::Find(mut find) => {
-                        if let Find::Open { from } = &mut find {
-                            *from = at.or(input_focus.get());
-                            if let Some(finder) = finder {
-                                take_focus(&mut at, &mut input_focus, finder);
-                            }
-                        }
-                        if find == Find::Close {
-                            // Focus goes back where it was (`view/find.rs`).
-                            at = None;
-                        }
-                        out.finds.write(find);
-                        continue;
-                    }
-                    Route::ToConversation(input) => {
-                        out.conversation.write(input);
-                        continue;
-                    }
-                    Route::Focus(KeyTarget::Conversation) => {
-                        out.conversation.write(ConversationInput::Focus);
-                        at = None;
-                        continue;
-                    }
-                    Route::Focus(to) => {
-                        if let Some(field) = field_of(to) {
-                            take_focus(&mut at, &mut input_focus, field);
-                        }
-                        continue;
-                    }
-                    Route::Edit(to, action) => {
-                        if let Some(field) = field_of(to) {
-                            take_focus(&mut at, &mut input_focus, field);
-                        }
-                        action
-                    }
-                }
+                focus.follow(route(&key, backlog.held, focus.target()), &mut out)
             }
             Typed::Ime(ime) => {
-                let ended = empties_preedit(&ime) && composing(at);
-                // Text from the input method is typing too: from the conversation, it lands in
-                // the chat's field.
-                if at.is_none() && ime_types(&ime) {
-                    take_focus(&mut at, &mut input_focus, chat);
-                }
-                if let Some(entity) = at
-                    && let Ok(mut field) = fields.get_mut(entity)
-                {
-                    ime_edit(&mut field.line, &ime, entity, &mut out);
-                }
+                let ended = empties_preedit(&ime) && focus.composing(&fields);
+                focus.type_from_ime(&ime, &mut fields, &mut out);
                 backlog
                     .commit
                     .applied(&ime, ended, clock.now(), &mut backlog.typed);
-                continue;
+                None
             }
             Typed::FocusLost => {
-                for mut field in &mut fields {
-                    if field.line.is_composing() {
-                        field.line.compose("", None);
-                    }
-                }
-                continue;
+                end_compositions(&mut fields);
+                None
             }
         };
-        let Some(entity) = at else {
+        let (Some(action), Some(entity)) = (action, focus.at) else {
             continue;
         };
         if action == Action::Paste {
@@ -324,19 +220,202 @@ pub(super) fn edit_field(
             backlog.pasting = Some((clock.now(), entity));
             continue;
         }
-        let Ok(mut field) = fields.get_mut(entity) else {
-            continue;
-        };
-        // Only the chat's field is laid out with the line as it is (`super::selection`).
-        let laid_out = line_text
-            .iter()
-            .find(|(text, _)| text.field() == entity)
-            .map(|(text, block)| (text, block.buffer()));
-        apply(action, entity, &mut field, laid_out, &mut out);
+        if let Ok(mut field) = fields.get_mut(entity) {
+            apply(
+                action,
+                entity,
+                &mut field,
+                laid_out(entity, &line_text),
+                &mut out,
+            );
+        }
     }
     if backlog.commit.is_waiting() {
         // A frame to give up waiting in, should nothing else come.
         out.redraw.write(RequestRedraw);
+    }
+}
+
+impl Backlog {
+    /// Queues the frame's typing behind what waits already.
+    fn take_in(&mut self, typing: &mut Typing) {
+        self.typed.extend(typing.in_arrival_order());
+        if typing.lost_keyboard() {
+            // Keys held when the window lost focus are released without an event of their own.
+            self.held = Modifiers::default();
+        }
+    }
+
+    /// Lands the clipboard's `answer` in the field that asked for it, starts the wait for a
+    /// `middle_click`'s PRIMARY selection, and gives up a paste that waited too long.
+    fn follow_pastes(
+        &mut self,
+        answer: Option<ClipboardText>,
+        middle_click: Option<PastePrimary>,
+        clock: &InputClock,
+        fields: &mut Query<&mut Field>,
+        out: &mut Outcomes,
+    ) {
+        // An answer that comes after the paste was given up is too late to land anywhere.
+        if let Some(ClipboardText(Some(text))) = answer
+            && let Some((_, into)) = self.pasting.take()
+            && let Ok(mut field) = fields.get_mut(into)
+            && !field.line.paste(&text)
+        {
+            out.full.write(FieldFull(into));
+        }
+        // A middle click asked to paste the PRIMARY selection: typing after it waits for it too.
+        if let Some(PastePrimary(into)) = middle_click
+            && self.pasting.is_none()
+        {
+            out.primary_reads.write(ReadPrimary);
+            self.pasting = Some((clock.now(), into));
+        }
+        if self
+            .pasting
+            .is_some_and(|(since, _)| clock.since(since) >= PASTE_PATIENCE)
+        {
+            self.pasting = None;
+            warn!(
+                "nothing to paste: the clipboard did not answer within {} s",
+                PASTE_PATIENCE.as_secs_f32()
+            );
+        }
+    }
+}
+
+/// Where the frame's keys go, key by key: a Tab, Ctrl+F, or a letter typed in the conversation
+/// moves focus for the keys after it in the same frame.
+struct KeyFocus<'a> {
+    /// The focused field; `None`: the conversation.
+    at: Option<Entity>,
+    chat: Entity,
+    finder: Option<Entity>,
+    input_focus: &'a mut InputFocus,
+}
+
+impl<'a> KeyFocus<'a> {
+    /// Keys start where keyboard focus is: in one of `fields`, or else in the conversation.
+    fn new(
+        input_focus: &'a mut InputFocus,
+        fields: &Query<&mut Field>,
+        chat: Entity,
+        finder: Option<Entity>,
+    ) -> Self {
+        Self {
+            at: input_focus
+                .get()
+                .filter(|&focused| fields.contains(focused)),
+            chat,
+            finder,
+            input_focus,
+        }
+    }
+
+    /// The target that has focus, for the routing table.
+    fn target(&self) -> KeyTarget {
+        match self.at {
+            None => KeyTarget::Conversation,
+            Some(field) if Some(field) == self.finder => KeyTarget::FindBar,
+            Some(_) => KeyTarget::ChatField,
+        }
+    }
+
+    /// The field a target edits, if it is one.
+    fn field_of(&self, target: KeyTarget) -> Option<Entity> {
+        match target {
+            KeyTarget::ChatField => Some(self.chat),
+            KeyTarget::FindBar => self.finder,
+            KeyTarget::Conversation => None,
+        }
+    }
+
+    /// Whether the focused field has a composition in progress.
+    fn composing(&self, fields: &Query<&mut Field>) -> bool {
+        self.at
+            .and_then(|field| fields.get(field).ok())
+            .is_some_and(|field| field.line.is_composing())
+    }
+
+    /// Gives focus to the field `to`.
+    fn take(&mut self, to: Entity) {
+        self.at = Some(to);
+        if self.input_focus.get() != Some(to) {
+            self.input_focus.set(to, FocusCause::Navigated);
+        }
+    }
+
+    /// Applies an IME message to the focused field. Text from the input method is typing too:
+    /// from the conversation, it lands in the chat's field.
+    fn type_from_ime(&mut self, ime: &Ime, fields: &mut Query<&mut Field>, out: &mut Outcomes) {
+        if self.at.is_none() && ime_types(ime) {
+            self.take(self.chat);
+        }
+        if let Some(entity) = self.at
+            && let Ok(mut field) = fields.get_mut(entity)
+        {
+            ime_edit(&mut field.line, ime, entity, out);
+        }
+    }
+
+    /// Carries out a key's route, and the edit it leaves for the focused field, if any.
+    fn follow(&mut self, route: Route, out: &mut Outcomes) -> Option<Action> {
+        match route {
+            Route::Ignore => {}
+            Route::Find(mut find) => {
+                if let Find::Open { from } = &mut find {
+                    *from = self.at.or(self.input_focus.get());
+                    if let Some(finder) = self.finder {
+                        self.take(finder);
+                    }
+                }
+                if find == Find::Close {
+                    // Focus goes back where it was (`view/find.rs`).
+                    self.at = None;
+                }
+                out.finds.write(find);
+            }
+            Route::ToConversation(input) => {
+                out.conversation.write(input);
+            }
+            Route::Focus(KeyTarget::Conversation) => {
+                out.conversation.write(ConversationInput::Focus);
+                self.at = None;
+            }
+            Route::Focus(to) => {
+                if let Some(field) = self.field_of(to) {
+                    self.take(field);
+                }
+            }
+            Route::Edit(to, action) => {
+                if let Some(field) = self.field_of(to) {
+                    self.take(field);
+                }
+                return Some(action);
+            }
+        }
+        None
+    }
+}
+
+/// How the field's line was last laid out. Only the chat's field is laid out with the line as
+/// it is (`super::selection`).
+fn laid_out<'a>(
+    field: Entity,
+    line_text: &'a Query<(&LineText, &ComputedTextBlock)>,
+) -> Option<(&'a LineText, &'a Layout<TextBrush>)> {
+    line_text
+        .iter()
+        .find(|(text, _)| text.field() == field)
+        .map(|(text, block)| (text, block.buffer()))
+}
+
+/// Drops every field's composition: the window lost focus, and the input method with it.
+fn end_compositions(fields: &mut Query<&mut Field>) {
+    for mut field in fields {
+        if field.line.is_composing() {
+            field.line.compose("", None);
+        }
     }
 }
 

@@ -26,6 +26,7 @@
 use accesskit::Action;
 use bevy::{
     a11y::{AccessibilitySystems, ActionRequest},
+    ecs::system::SystemParam,
     input_focus::{FocusCause, InputFocus},
     prelude::*,
     ui::UiSystems,
@@ -117,41 +118,71 @@ pub fn in_conversation(
 fn walk_the_conversation(
     mut keys: MessageReader<ConversationInput>,
     mut requests: MessageReader<ActionRequest>,
-    mut focus: ResMut<MessageFocus>,
-    mut input_focus: ResMut<InputFocus>,
-    log: Res<MessageLog>,
-    conversation: Single<(Entity, &mut VirtualList), With<Conversation>>,
-    rows: Query<&Item, With<MessageRow>>,
-    field: Single<Entity, With<ChatInput>>,
-    buttons: Query<&ChildOf, With<CopyButton>>,
-    parents: Query<&ChildOf>,
-    shown: Query<&MessageRow>,
-    mut copies: MessageWriter<CopyBody>,
-    selection: Res<ConversationSelection>,
+    mut walk: ConversationWalk,
 ) {
-    let (list_entity, mut list) = conversation.into_inner();
-    let len = list.len();
     let mut moved = false;
-    // The field passes on only keys pressed while focus was out of it; a letter after them in
-    // the same frame may have taken focus back to the field already.
-    let still_focused = |focus: &MessageFocus, input_focus: &InputFocus| {
-        let here =
-            in_conversation(input_focus, list_entity, &rows) || input_focus.get() == Some(*field);
-        focus.place.filter(|&at| at < len && here)
-    };
-    for key in keys.read() {
-        match *key {
+    for &key in keys.read() {
+        moved |= walk.key(key);
+    }
+    for ActionRequest(request) in requests.read() {
+        moved |= walk.request(request);
+    }
+    if moved && let Some(at) = walk.focus.place {
+        walk.conversation.1.reveal(at, REVEAL_MARGIN);
+    }
+}
+
+/// What walking the conversation reads and moves: its focus, its list and the rows in view.
+#[derive(SystemParam)]
+struct ConversationWalk<'w, 's> {
+    focus: ResMut<'w, MessageFocus>,
+    input_focus: ResMut<'w, InputFocus>,
+    log: Res<'w, MessageLog>,
+    conversation: Single<'w, 's, (Entity, &'static mut VirtualList), With<Conversation>>,
+    rows: Query<'w, 's, &'static Item, With<MessageRow>>,
+    field: Single<'w, 's, Entity, With<ChatInput>>,
+    buttons: Query<'w, 's, &'static ChildOf, With<CopyButton>>,
+    parents: Query<'w, 's, &'static ChildOf>,
+    shown: Query<'w, 's, &'static MessageRow>,
+    copies: MessageWriter<'w, CopyBody>,
+    selection: Res<'w, ConversationSelection>,
+}
+
+impl ConversationWalk<'_, '_> {
+    /// The focused message's place, if focus is still in the conversation (or in the field,
+    /// which passes on only keys pressed while focus was out of it; a letter after them in the
+    /// same frame may have taken focus back to the field already).
+    fn still_focused(&self) -> Option<usize> {
+        let (list, ref virtual_list) = *self.conversation;
+        let here = in_conversation(&self.input_focus, list, &self.rows)
+            || self.input_focus.get() == Some(*self.field);
+        self.focus
+            .place
+            .filter(|&at| at < virtual_list.len() && here)
+    }
+
+    /// Focus on the list, at the message focused last (or the newest).
+    fn focus_the_list(&mut self) {
+        let (list, ref virtual_list) = *self.conversation;
+        let len = virtual_list.len();
+        self.focus.place = Some(self.focus.place.filter(|&at| at < len).unwrap_or(len - 1));
+        self.input_focus.set(list, FocusCause::Navigated);
+    }
+
+    /// Carries out one of the conversation's keys; whether focus moved.
+    fn key(&mut self, key: ConversationInput) -> bool {
+        let len = self.conversation.1.len();
+        match key {
+            ConversationInput::Focus if len == 0 => {
+                // Nothing to reach yet: focus stays in the field.
+                self.input_focus.set(*self.field, FocusCause::Navigated);
+            }
             ConversationInput::Focus => {
-                if len == 0 {
-                    // Nothing to reach yet: focus stays in the field.
-                    input_focus.set(*field, FocusCause::Navigated);
-                    continue;
-                }
-                focus.place = Some(focus.place.filter(|&at| at < len).unwrap_or(len - 1));
-                input_focus.set(list_entity, FocusCause::Navigated);
-                moved = true;
+                self.focus_the_list();
+                return true;
             }
             ConversationInput::Scroll(walk) => {
+                let list = &mut self.conversation.1;
                 let page = list.page();
                 match walk {
                     Walk::PageUp => list.scroll_by(-page),
@@ -162,84 +193,89 @@ fn walk_the_conversation(
                 }
             }
             ConversationInput::Walk(walk) => {
-                let Some(at) = still_focused(&focus, &input_focus) else {
-                    continue;
+                let Some(at) = self.still_focused() else {
+                    return false;
                 };
-                focus.place = Some(match walk {
+                let list = &self.conversation.1;
+                self.focus.place = Some(match walk {
                     Walk::Previous => at.saturating_sub(1),
                     Walk::Next => (at + 1).min(len - 1),
                     Walk::First => 0,
                     Walk::Last => len - 1,
-                    Walk::PageUp => page(&list, at, false),
-                    Walk::PageDown => page(&list, at, true),
+                    Walk::PageUp => page(list, at, false),
+                    Walk::PageDown => page(list, at, true),
                 });
-                focus.menu = false;
-                moved = true;
+                self.focus.menu = false;
+                return true;
             }
             // The selection's (`selection`).
             ConversationInput::SelectAll | ConversationInput::CopySelection => {}
             ConversationInput::Act(action) => {
-                let Some(at) = still_focused(&focus, &input_focus) else {
-                    continue;
+                let Some(at) = self.still_focused() else {
+                    return false;
                 };
                 match action {
                     // With text selected, Ctrl+C copies that (`selection`).
-                    MessageAction::Copy if !selection.is_empty() => {}
+                    MessageAction::Copy if !self.selection.is_empty() => {}
                     MessageAction::Copy => {
-                        copies.write(CopyBody(log.entities()[at]));
+                        self.copies.write(CopyBody(self.log.entities()[at]));
                     }
-                    MessageAction::OpenMenu => focus.menu = true,
-                    MessageAction::Press if focus.menu => {
-                        copies.write(CopyBody(log.entities()[at]));
+                    MessageAction::OpenMenu => self.focus.menu = true,
+                    MessageAction::Press if self.focus.menu => {
+                        self.copies.write(CopyBody(self.log.entities()[at]));
                     }
                     MessageAction::Press => {}
                 }
             }
         }
+        false
     }
-    for ActionRequest(request) in requests.read() {
+
+    /// Carries out a screen reader's request; whether focus moved (or the list is to show it).
+    fn request(&mut self, request: &accesskit::ActionRequest) -> bool {
         let Some(target) = Entity::try_from_bits(request.target_node.0) else {
-            continue;
+            return false;
         };
+        let (list, ref virtual_list) = *self.conversation;
+        let len = virtual_list.len();
         match request.action {
-            Action::Focus if target == *field => input_focus.set(target, FocusCause::Navigated),
-            Action::Focus | Action::ScrollIntoView if target == list_entity && len > 0 => {
+            Action::Focus if target == *self.field => {
+                self.input_focus.set(target, FocusCause::Navigated);
+            }
+            Action::Focus | Action::ScrollIntoView if target == list && len > 0 => {
                 if request.action == Action::Focus {
-                    focus.place = Some(focus.place.filter(|&at| at < len).unwrap_or(len - 1));
-                    input_focus.set(list_entity, FocusCause::Navigated);
+                    self.focus_the_list();
                 }
-                moved = true;
+                return true;
             }
             Action::Focus | Action::ScrollIntoView => {
-                let Ok(&Item(at)) = rows.get(target) else {
-                    continue;
+                let Ok(&Item(at)) = self.rows.get(target) else {
+                    return false;
                 };
                 if at >= len {
-                    continue;
+                    return false;
                 }
                 if request.action == Action::Focus {
-                    focus.place = Some(at);
-                    focus.menu = false;
-                    input_focus.set(list_entity, FocusCause::Navigated);
-                    moved = true;
-                } else {
-                    list.reveal(at, REVEAL_MARGIN);
+                    self.focus.place = Some(at);
+                    self.focus.menu = false;
+                    self.input_focus.set(list, FocusCause::Navigated);
+                    return true;
                 }
+                self.conversation.1.reveal(at, REVEAL_MARGIN);
             }
             Action::Click => {
-                let message = buttons
+                let message = self
+                    .buttons
                     .get(target)
-                    .and_then(|ChildOf(bubble)| parents.get(*bubble))
-                    .and_then(|ChildOf(row)| shown.get(*row));
+                    .and_then(|ChildOf(bubble)| self.parents.get(*bubble))
+                    .and_then(|ChildOf(row)| self.shown.get(*row));
                 if let Ok(row) = message {
-                    copies.write(CopyBody(row.message));
+                    self.copies.write(CopyBody(row.message));
                 }
             }
             _ => {}
         }
-    }
-    if moved && let Some(at) = focus.place {
-        list.reveal(at, REVEAL_MARGIN);
+        false
     }
 }
 

@@ -239,6 +239,42 @@ impl Gesture {
     fn dragging(&self) -> bool {
         self.drag.is_some()
     }
+
+    /// What a press at `to`, the `presses`th in a row, selects, and the drag it starts: with
+    /// Shift, from the selection's anchor; else the character, word or message at `to`.
+    fn select(
+        &mut self,
+        to: TextPlace,
+        presses: u8,
+        shift: bool,
+        selection: &ConversationSelection,
+        rows: &RowsOnScreen,
+    ) -> ConversationSelection {
+        if shift && presses == 1 {
+            let anchor = selection.anchor;
+            self.drag = Some((Unit::Character, anchor, anchor));
+            return ConversationSelection::new(anchor, to);
+        }
+        let unit = [Unit::Character, Unit::Word, Unit::Body][usize::from(presses - 1)];
+        let (first, last) = rows.around(unit, to);
+        self.drag = Some((unit, first, last));
+        ConversationSelection::new(first, last)
+    }
+
+    /// Counts a press at `at`: 1, 2 or 3 for a single, double or triple click, and then round
+    /// again.
+    fn count_press(&mut self, now: Instant, at: Vec2) -> u8 {
+        let presses = match self.last_press {
+            Some((then, place, presses))
+                if now - then <= MULTI_CLICK_TIME && place.distance(at) <= MULTI_CLICK_DISTANCE =>
+            {
+                presses % 3 + 1
+            }
+            _ => 1,
+        };
+        self.last_press = Some((now, at, presses));
+        presses
+    }
 }
 
 /// The logged messages, by their places in the log.
@@ -375,31 +411,13 @@ fn select_with_pointer(
     mut primary: MessageWriter<WritePrimary>,
 ) {
     let (node, transform, ChildOf(pane), mut list) = conversation.into_inner();
-    // The pointer comes in logical pixels, layout is in physical ones.
-    let to_physical = node.inverse_scale_factor().recip();
-    let top = transform.transform_point2(-node.size() / 2.0).y;
-    let bottom = top + node.size().y;
-    // Inside the view: rows out of it are mounted, but hidden.
-    let inside = |at: Vec2| {
-        let at = at * to_physical;
-        Vec2::new(at.x, at.y.clamp(top + 1.0, (bottom - 1.0).max(top)))
-    };
-    // The selection a drag makes with the pointer at `at`.
-    let extended = |(unit, first, last): (Unit, TextPlace, TextPlace), at| {
-        let to = rows.place_at(inside(at))?;
-        let (before, after) = rows.around(unit, to);
-        Some(if to < first {
-            ConversationSelection::new(last, before)
-        } else {
-            ConversationSelection::new(first, after)
-        })
-    };
+    let view = View::of(node, transform);
     for event in events.read() {
         match event {
             WindowEvent::CursorMoved(moved) => {
                 gesture.at = Some(moved.position);
                 if let Some(drag) = gesture.drag
-                    && let Some(extended) = extended(drag, moved.position)
+                    && let Some(extended) = view.extend(drag, moved.position, &rows)
                 {
                     selection.set_if_neq(extended);
                 }
@@ -416,63 +434,95 @@ fn select_with_pointer(
                     continue;
                 };
                 let on_button = buttons.iter().any(|i| *i != Interaction::None);
-                if !node.contains_point(*transform, at * to_physical) || on_button {
-                    let on_scrollbar = panes
-                        .get(*pane)
-                        .is_ok_and(|(pane, place)| pane.contains_point(*place, at * to_physical));
+                if !node.contains_point(*transform, at * view.to_physical) || on_button {
+                    let on_scrollbar = panes.get(*pane).is_ok_and(|(pane, place)| {
+                        pane.contains_point(*place, at * view.to_physical)
+                    });
                     if !on_scrollbar && !on_button {
                         let empty = ConversationSelection::new(selection.focus, selection.focus);
                         selection.set_if_neq(empty);
                     }
                     continue;
                 }
-                let now = clock.now();
-                let presses = match gesture.last_press {
-                    Some((then, place, presses))
-                        if now - then <= MULTI_CLICK_TIME
-                            && place.distance(at) <= MULTI_CLICK_DISTANCE =>
-                    {
-                        presses % 3 + 1
-                    }
-                    _ => 1,
-                };
-                gesture.last_press = Some((now, at, presses));
-                let Some(to) = rows.place_at(at * to_physical) else {
+                let presses = gesture.count_press(clock.now(), at);
+                let Some(to) = rows.place_at(at * view.to_physical) else {
                     continue;
                 };
                 let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-                if shift && presses == 1 {
-                    let anchor = selection.anchor;
-                    gesture.drag = Some((Unit::Character, anchor, anchor));
-                    selection.set_if_neq(ConversationSelection::new(anchor, to));
-                    continue;
-                }
-                let unit = [Unit::Character, Unit::Word, Unit::Body][usize::from(presses - 1)];
-                let (first, last) = rows.around(unit, to);
-                gesture.drag = Some((unit, first, last));
-                selection.set_if_neq(ConversationSelection::new(first, last));
+                let pressed = gesture.select(to, presses, shift, &selection, &rows);
+                selection.set_if_neq(pressed);
             }
             _ => {}
         }
     }
     // Held past an edge, the drag scrolls, and the selection grows with what comes into view.
-    let (Some(drag), Some(at)) = (gesture.drag, gesture.at) else {
-        return;
-    };
-    let y = at.y * to_physical;
-    let out = if y < top {
-        y - top
-    } else if y > bottom {
-        y - bottom
-    } else {
-        return;
-    };
-    let speed = EDGE_SCROLL_BASE + EDGE_SCROLL_PER_PIXEL * out.abs() / to_physical;
-    list.scroll_by(f64::from(out.signum() * speed * time.delta_secs()));
-    if let Some(extended) = extended(drag, at) {
-        selection.set_if_neq(extended);
+    if let (Some(drag), Some(at)) = (gesture.drag, gesture.at)
+        && let Some(speed) = view.edge_scroll(at)
+    {
+        list.scroll_by(f64::from(speed * time.delta_secs()));
+        if let Some(extended) = view.extend(drag, at, &rows) {
+            selection.set_if_neq(extended);
+        }
+        redraw.write(RequestRedraw);
     }
-    redraw.write(RequestRedraw);
+}
+
+/// The conversation's view on screen, in physical pixels: where a pointer in logical pixels
+/// falls in it.
+#[derive(Clone, Copy)]
+struct View {
+    /// The pointer comes in logical pixels, layout is in physical ones.
+    to_physical: f32,
+    top: f32,
+    bottom: f32,
+}
+
+impl View {
+    fn of(node: &ComputedNode, transform: &UiGlobalTransform) -> Self {
+        let top = transform.transform_point2(-node.size() / 2.0).y;
+        Self {
+            to_physical: node.inverse_scale_factor().recip(),
+            top,
+            bottom: top + node.size().y,
+        }
+    }
+
+    /// The selection a drag that began with `drag` makes with the pointer at `at`, held inside
+    /// the view: rows out of it are mounted, but hidden.
+    fn extend(
+        self,
+        (unit, first, last): (Unit, TextPlace, TextPlace),
+        at: Vec2,
+        rows: &RowsOnScreen,
+    ) -> Option<ConversationSelection> {
+        let at = at * self.to_physical;
+        let inside = Vec2::new(
+            at.x,
+            at.y.clamp(self.top + 1.0, (self.bottom - 1.0).max(self.top)),
+        );
+        let to = rows.place_at(inside)?;
+        let (before, after) = rows.around(unit, to);
+        Some(if to < first {
+            ConversationSelection::new(last, before)
+        } else {
+            ConversationSelection::new(first, after)
+        })
+    }
+
+    /// How fast a drag held at `at` past the top or the bottom scrolls, in physical pixels a
+    /// second (up is negative); `None` inside the view.
+    fn edge_scroll(self, at: Vec2) -> Option<f32> {
+        let y = at.y * self.to_physical;
+        let out = if y < self.top {
+            y - self.top
+        } else if y > self.bottom {
+            y - self.bottom
+        } else {
+            return None;
+        };
+        let speed = EDGE_SCROLL_BASE + EDGE_SCROLL_PER_PIXEL * out.abs() / self.to_physical;
+        Some(out.signum() * speed)
+    }
 }
 
 /// Ctrl+A in the focused conversation selects all of it; Ctrl+C or Ctrl+Insert copies the

@@ -385,6 +385,32 @@ fn every_function_of_the_core_reads_in_a_screen() {
     );
 }
 
+/// The most lines any function in `src/` may take: a long system is one that does several
+/// things a reader has to hold apart.
+const MOST_LINES_ANYWHERE: usize = 80;
+
+#[test]
+fn no_function_in_src_is_over_80_lines() {
+    let mut long = Vec::new();
+    let mut seen = 0;
+    for file in files_with(&[Path::new(ROOT).join("src")], "rs") {
+        let text = fs::read_to_string(&file).unwrap();
+        for (name, lines, _) in functions(&text) {
+            seen += 1;
+            if lines > MOST_LINES_ANYWHERE {
+                let file = file.strip_prefix(ROOT).unwrap().display().to_string();
+                long.push(format!("{file}: `{name}`, {lines} lines"));
+            }
+        }
+    }
+    assert!(seen > 300, "the functions of src/ were found ({seen})");
+    assert!(
+        long.is_empty(),
+        "functions over {MOST_LINES_ANYWHERE} lines:\n{}",
+        long.join("\n")
+    );
+}
+
 /// Each function in `text`: its name, its lines from `fn` to the closing brace, and how many
 /// parameters it takes.
 fn functions(text: &str) -> Vec<(String, usize, usize)> {
