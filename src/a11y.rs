@@ -29,10 +29,9 @@ use std::collections::HashMap;
 
 use accesskit::{Live, Node as AccessNode, Role as AccessRole};
 use bevy::{
-    a11y::{AccessibilityNode, AccessibilitySystems, ActionRequest},
+    a11y::{AccessibilityNode, ActionRequest},
     input_focus::InputFocus,
     prelude::*,
-    ui::UiSystems,
     window::RequestRedraw,
 };
 
@@ -42,15 +41,13 @@ pub(super) fn plugin(app: &mut App) {
         // Written by the window backend for a screen reader's requests (`view/focus.rs`).
         .add_message::<ActionRequest>()
         .add_message::<RequestRedraw>()
-        // After the frame's focus is set (`view/focus.rs`, before UI content) and bevy_ui has
-        // written its nodes' bounds, and before the window backend sends the tree.
-        .add_systems(
-            PostUpdate,
-            say_on_the_focus
-                .after(UiSystems::PostLayout)
-                .before(AccessibilitySystems::Update),
-        );
+        .add_systems(PostUpdate, say_on_the_focus.in_set(SayOnTheFocus));
 }
+
+/// The set of `say_on_the_focus`: after the frame's focus is set and bevy_ui has written its
+/// nodes' bounds, before the window backend sends the tree (`frame.rs`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SayOnTheFocus;
 
 /// A node for screen readers with a role and the label to announce.
 pub fn accessible(role: AccessRole, label: &str) -> AccessibilityNode {

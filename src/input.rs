@@ -18,19 +18,14 @@ use bevy::{
     clipboard::Clipboard,
     input_focus::{AutoFocus, InputFocus},
     prelude::*,
-    ui::UiSystems,
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
 };
 use bevy_simple_text_input::{
     TextInput, TextInputInactive, TextInputNavigationBindings, TextInputPlaceholder,
-    TextInputPlugin, TextInputSettings, TextInputSystem, TextInputTextColor, TextInputTextFont,
-    TextInputValue,
+    TextInputPlugin, TextInputSettings, TextInputTextColor, TextInputTextFont, TextInputValue,
 };
 
-use crate::{
-    AppSystems,
-    theme::{self, Paint, Palette, Swatch, Theme},
-};
+use crate::theme::{self, Paint, Palette, Swatch, Theme};
 
 mod arrival;
 pub mod caret;
@@ -72,20 +67,12 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<caret::CaretBar>()
         .init_resource::<caret::CaretBlink>()
         .init_resource::<clock::InputClock>()
-        // The field's line is settled before the widget draws it, in the same frame, and the
-        // chat records what was sent once the widget is done with the frame.
-        .configure_sets(
-            Update,
-            (
-                AppSystems::ReadInput.before(TextInputSystem),
-                AppSystems::Record.after(TextInputSystem),
-            ),
-        )
-        // Before the widget, which applies a new text colour and blinks its caret in the same
-        // frame. The caret rests or wakes once the field has taken the frame's typing.
         .add_systems(
             Update,
-            (paint_widget, caret::rest_when_idle.after(FieldSystems)).before(TextInputSystem),
+            (
+                paint_widget.in_set(FieldDrawing::Paint),
+                caret::rest_when_idle.in_set(FieldDrawing::Rest),
+            ),
         )
         .add_systems(
             Update,
@@ -99,17 +86,14 @@ pub(super) fn plugin(app: &mut App) {
                 screen_reader::describe_field,
             )
                 .chain()
-                .in_set(FieldSystems)
-                .in_set(AppSystems::ReadInput),
+                .in_set(FieldSystems),
         )
         .add_systems(Startup, caret::follow_the_blink_in_virtual_time)
         .add_systems(
             PostUpdate,
             (
-                caret::place_bar
-                    .after(UiSystems::Content)
-                    .before(UiSystems::Layout),
-                ime::place_ime_window.after(UiSystems::Layout),
+                caret::place_bar.in_set(FieldDrawing::Caret),
+                ime::place_ime_window.in_set(FieldDrawing::ImeWindow),
             ),
         );
 }
@@ -117,6 +101,24 @@ pub(super) fn plugin(app: &mut App) {
 /// The field's systems: they read the frame's typing, and pass on what is not the field's.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FieldSystems;
+
+/// The field's other systems, by when they must run around the widget and Bevy's UI layout;
+/// the frame map (`frame.rs`) says when.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldDrawing {
+    /// The widget's colours from the theme, before the widget applies them.
+    Paint,
+    /// The caret rests or wakes, once the field has taken the frame's typing.
+    Rest,
+    /// The line's spans marked (selection, composition), after the widget rewrites them.
+    Decorate,
+    /// The caret's bar placed where the text layout puts the caret (`PostUpdate`).
+    Caret,
+    /// The IME's candidate window moved beside the caret (`PostUpdate`).
+    ImeWindow,
+    /// The system clipboard written and read (`PostUpdate`).
+    Clipboard,
+}
 
 /// Keys for the conversation, which the field reads with the rest of the typing and passes on
 /// in the order they came (see `view/focus.rs`).

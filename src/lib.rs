@@ -57,6 +57,7 @@ use bevy::prelude::*;
 
 pub mod a11y;
 pub mod chat;
+pub mod frame;
 pub mod input;
 pub mod scroll;
 pub mod text_direction;
@@ -69,18 +70,8 @@ pub struct AgentChatPlugin;
 
 impl Plugin for AgentChatPlugin {
     fn build(&self, app: &mut App) {
-        // The runtime flow, in order. Each set writes what the next one reads, within one frame.
-        app.configure_sets(
-            Update,
-            (
-                AppSystems::ReadInput,
-                AppSystems::Record,
-                AppSystems::SpawnRows,
-                AppSystems::Scroll,
-            )
-                .chain(),
-        );
         app.add_plugins((
+            frame::plugin,
             a11y::plugin,
             theme::plugin,
             chat::plugin,

@@ -36,8 +36,7 @@ use bevy::{
     math::Affine2,
     prelude::*,
     ui::{
-        ComputedUiRenderTargetInfo, ComputedUiTargetCamera, ResolvedBorderRadius,
-        UiGlobalTransform, UiSystems, ui_layout_system,
+        ComputedUiRenderTargetInfo, ComputedUiTargetCamera, ResolvedBorderRadius, UiGlobalTransform,
     },
     window::{CursorMoved, RequestRedraw},
 };
@@ -63,8 +62,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 (scroll_by_wheel, drag_scrollbar)
                     .chain()
-                    .in_set(ScrollInput)
-                    .in_set(AppSystems::ReadInput),
+                    .in_set(ScrollInput),
                 arrange.in_set(AppSystems::Scroll),
             ),
         )
@@ -72,10 +70,14 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             (settle, (place_thumb, show_scrollbar_when_needed))
                 .chain()
-                .in_set(UiSystems::Layout)
-                .after(ui_layout_system),
+                .in_set(ScrollLayout),
         );
 }
+
+/// The systems that settle the list once Bevy's UI layout has measured its rows, and place
+/// the scrollbar, in the same frame (`frame.rs`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScrollLayout;
 
 /// The systems that scroll a list by the user's wheel and scrollbar: run them after whatever
 /// moves keyboard focus in the list and scrolls it to the focused item, so the wheel has the

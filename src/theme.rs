@@ -4,7 +4,6 @@
 
 use bevy::{
     prelude::*,
-    ui::UiSystems,
     window::{PrimaryWindow, WindowTheme, WindowThemeChanged},
 };
 
@@ -21,9 +20,20 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowThemeChanged>()
         .init_resource::<ClearColor>()
         .add_systems(PreUpdate, follow_platform_theme)
-        // Colours are set before the UI is laid out and drawn, so the nodes that take a colour
-        // from a painted one (the caret bar, from the text) follow in the same frame.
-        .add_systems(PostUpdate, (paint_window, paint).before(UiSystems::Content));
+        .add_systems(
+            PostUpdate,
+            (paint_window, paint).in_set(ThemeSystems::Paint),
+        );
+}
+
+/// The theme's systems in `PostUpdate`, before the UI is laid out and drawn (`frame.rs`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ThemeSystems {
+    /// Colours set, so that the nodes that take a colour from a painted one (the caret bar,
+    /// from the text) follow in the same frame.
+    Paint,
+    /// The fallback fonts put in the text layout's font collection.
+    Fonts,
 }
 
 /// Text size of rows and input, in logical pixels.

@@ -180,6 +180,11 @@ pub fn mount_rows(
     rows.mount(plan, entering, &messages);
 }
 
+/// The systems that dress the rows `mount_rows` has just mounted: their marks (selection,
+/// matches) and their text for screen readers (`frame.rs`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DressRows;
+
 /// A row's bubble, its first child, and the row's text, the bubble's first child (the `복사`
 /// button may follow it: [`copy`]), from the row's children and a query that has the bubble's.
 fn bubble_and_text<F: QueryFilter>(

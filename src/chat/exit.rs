@@ -2,15 +2,8 @@
 
 use bevy::prelude::*;
 
-use crate::AppSystems;
-
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        exit_on_escape
-            .in_set(EscapeExits)
-            .in_set(AppSystems::ReadInput),
-    );
+    app.add_systems(Update, exit_on_escape.in_set(EscapeExits));
 }
 
 /// The exit key's system. A desktop layer that takes Escape for itself in some place (the find

@@ -27,9 +27,10 @@ use std::sync::{
 use bevy::{
     clipboard::{Clipboard, ClipboardError},
     prelude::*,
-    ui::UiSystems,
     window::RequestRedraw,
 };
+
+use super::FieldDrawing;
 
 /// Asks for the clipboard's text; a [`ClipboardText`] answers, a frame or more later.
 #[derive(Message, Debug, Clone, Copy)]
@@ -78,8 +79,7 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             (write_clipboard, write_primary, start_reading)
                 .chain()
-                // Before layout, where the list measures its rows: both may ask for a frame.
-                .before(UiSystems::Layout)
+                .in_set(FieldDrawing::Clipboard)
                 .run_if(resource_equals(ClipboardService::System)),
         );
 }

@@ -28,11 +28,11 @@ use bevy::{
     ui::UiGlobalTransform,
     window::WindowEvent,
 };
-use bevy_simple_text_input::{TextInputSystem, TextInputTextColor, TextInputTextFont};
+use bevy_simple_text_input::{TextInputTextColor, TextInputTextFont};
 use parley::{Cluster, Cursor, Layout};
 
 use super::{
-    Field,
+    Field, FieldDrawing,
     clipboard::WritePrimary,
     clock::InputClock,
     editor::{Affinity, LineEditor, nearest_boundary},
@@ -40,15 +40,8 @@ use super::{
 use crate::theme::{Palette, Theme};
 
 pub(super) fn plugin(app: &mut App) {
-    // After the widget, which rewrites its spans in the frame the line changes; before the
-    // chat records the line, and so before the rows are drawn (text of their own, which Bevy
-    // cannot tell apart from the field's).
-    app.add_systems(
-        Update,
-        decorate
-            .after(TextInputSystem)
-            .before(crate::AppSystems::Record),
-    );
+    // After the widget, which rewrites its spans in the frame the line changes (`frame.rs`).
+    app.add_systems(Update, decorate.in_set(FieldDrawing::Decorate));
 }
 
 /// The widget's spans, by their place in its text: the root and the three it writes. The widget

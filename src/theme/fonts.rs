@@ -15,8 +15,7 @@
 use bevy::{
     asset::uuid_handle,
     prelude::*,
-    text::{DEFAULT_FONT_DATA, FontCx, load_font_assets_into_font_collection},
-    ui::UiSystems,
+    text::{DEFAULT_FONT_DATA, FontCx},
 };
 use parley::fontique::{Blob, FamilyId, GenericFamily, Script};
 use skrifa::{
@@ -49,8 +48,7 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             fill_fallback_map
                 .run_if(resource_exists::<FontCx>.and_then(resource_changed::<Assets<Font>>))
-                .after(load_font_assets_into_font_collection)
-                .before(UiSystems::Content),
+                .in_set(super::ThemeSystems::Fonts),
         );
 }
 

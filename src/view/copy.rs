@@ -17,10 +17,7 @@ use bevy::{
     ui::FocusPolicy,
 };
 
-use bevy_simple_text_input::TextInputSystem;
-
 use crate::{
-    AppSystems,
     a11y::{accessible, announcement},
     chat::{ChatMessage, MessageLog, Role},
     input::{self, CopyNewestReply, clipboard::WriteClipboard},
@@ -45,12 +42,14 @@ pub(super) fn plugin(app: &mut App) {
                 copy_bodies,
             )
                 .chain()
-                // After the keys that ask for copies, before the widget draws the field (both
-                // touch text and nodes).
-                .after(AppSystems::ReadInput)
-                .before(TextInputSystem),
+                .in_set(CopySystems),
         );
 }
+
+/// The copy button's and the copies' systems: after the keys that ask for copies, before the
+/// widget draws the field (`frame.rs`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CopySystems;
 
 /// Copy this message's body to the clipboard, and say so.
 #[derive(Message, Debug, Clone, Copy)]

@@ -37,16 +37,12 @@ use bevy::{
 use icu_normalizer::ComposingNormalizerBorrowed;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{
-    Conversation, MessageRow,
-    selection::{ConversationSelection, SelectionSystems},
-};
+use super::{Conversation, MessageRow, selection::ConversationSelection};
 use crate::{
-    AppSystems,
     a11y::{accessible, announcement},
-    chat::{ChatMessage, MessageLog, exit::EscapeExits},
-    input::{self, ChatInput, Field, FieldSystems, Find, FindField},
-    scroll::{Item, ScrollInput, VirtualList},
+    chat::{ChatMessage, MessageLog},
+    input::{self, ChatInput, Field, Find, FindField},
+    scroll::{Item, VirtualList},
     theme::{self, Paint, Theme},
 };
 
@@ -55,11 +51,6 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<FindCount>()
         .register_type::<FindAnnouncement>()
         .init_resource::<Finder>()
-        // Escape in the bar closes it, and only that: the exit key waits for the bar's keys.
-        .configure_sets(
-            Update,
-            EscapeExits.run_if(focus_out_of_the_bar).before(FindSystems),
-        )
         .add_systems(
             Update,
             (
@@ -69,11 +60,7 @@ pub(super) fn plugin(app: &mut App) {
                     .run_if(|finder: Res<Finder>| finder.open),
             )
                 .chain()
-                .in_set(FindSystems)
-                .after(FieldSystems)
-                .after(SelectionSystems)
-                .before(ScrollInput)
-                .in_set(AppSystems::ReadInput),
+                .in_set(FindSystems),
         );
 }
 
@@ -260,8 +247,9 @@ impl Finder {
     }
 }
 
-/// Whether keyboard focus is anywhere but the find bar's field.
-fn focus_out_of_the_bar(focus: Res<InputFocus>, bars: Query<(), With<FindField>>) -> bool {
+/// Whether keyboard focus is anywhere but the find bar's field: Escape there closes the bar,
+/// and only that (the frame map gives the exit key this condition).
+pub fn focus_out_of_the_bar(focus: Res<InputFocus>, bars: Query<(), With<FindField>>) -> bool {
     focus.get().is_none_or(|focused| !bars.contains(focused))
 }
 

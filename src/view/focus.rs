@@ -25,18 +25,16 @@
 
 use accesskit::Action;
 use bevy::{
-    a11y::{AccessibilitySystems, ActionRequest},
+    a11y::ActionRequest,
     ecs::system::SystemParam,
     input_focus::{FocusCause, InputFocus},
     prelude::*,
-    ui::UiSystems,
 };
 
 use crate::{
-    AppSystems,
     chat::MessageLog,
-    input::{ChatInput, ConversationInput, FieldSystems, MessageAction, Walk},
-    scroll::{Item, ScrollInput, VirtualList},
+    input::{ChatInput, ConversationInput, MessageAction, Walk},
+    scroll::{Item, VirtualList},
     theme::Theme,
     view::{
         Bubble, Conversation, MessageRow,
@@ -48,27 +46,24 @@ use crate::{
 pub(super) fn plugin(app: &mut App) {
     app.register_type::<MessageFocus>()
         .init_resource::<MessageFocus>()
-        .add_systems(
-            Update,
-            walk_the_conversation
-                .after(FieldSystems)
-                // Ctrl+C copies the selection, if one was made in the same frame.
-                .after(super::selection::SelectionSystems)
-                .before(super::find::FindSystems)
-                .before(ScrollInput)
-                .in_set(AppSystems::ReadInput),
-        )
-        // The button for the keyboard follows the focus `show_focus` has just set, and both
-        // come before UI layout, so the ring and the button are drawn in the frame they move.
-        // `InputFocus`, which the accessibility update reads, is set in place: that update
-        // needs no sync point for it.
+        .add_systems(Update, walk_the_conversation.in_set(FocusSystems::Walk))
+        // The button for the keyboard follows the focus `show_focus` has just set.
         .add_systems(
             PostUpdate,
             (show_focus, show_the_button_for_the_focused_message)
                 .chain()
-                .before(UiSystems::Content)
-                .before_ignore_deferred(AccessibilitySystems::Update),
+                .in_set(FocusSystems::Show),
         );
+}
+
+/// The conversation's keyboard focus: walked with the keys the field passed on, then shown
+/// (`frame.rs` says when).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FocusSystems {
+    /// Keys and a screen reader's requests move the focus.
+    Walk,
+    /// The focused row gets `InputFocus`, its ring and its button (`PostUpdate`).
+    Show,
 }
 
 /// The focus ring's width, and its distance from the bubble, in logical pixels.

@@ -18,7 +18,6 @@ use super::{
     selection::{ConversationSelection, RowsOnScreen, Selected},
 };
 use crate::{
-    AppSystems,
     scroll::Item,
     theme::{self, Palette, Theme},
 };
@@ -33,8 +32,7 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Theme>)
                     .or_eager(any_match_filter::<(Changed<Item>, With<MessageRow>)>),
             )
-            .after(super::mount_rows)
-            .in_set(AppSystems::SpawnRows),
+            .in_set(super::DressRows),
     );
 }
 

@@ -12,15 +12,14 @@
 use bevy::{a11y::AccessibilityRequested, prelude::*};
 
 use super::{MessageRow, bubble_and_text, row_text, selection::Logged};
-use crate::{AppSystems, a11y, scroll::Item};
+use crate::{a11y, scroll::Item};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         describe_rows
             .run_if(a_reader_listens)
-            .after(super::mount_rows)
-            .in_set(AppSystems::SpawnRows),
+            .in_set(super::DressRows),
     );
 }
 

@@ -46,15 +46,14 @@ use super::{
     paragraph::LaidOut,
 };
 use crate::{
-    AppSystems,
     chat::{ChatMessage, MessageLog, Role, RoleStyle},
     input::{
-        ChatInput, ConversationInput, Field, FieldSystems, MessageAction,
+        ChatInput, ConversationInput, Field, MessageAction,
         clipboard::WritePrimary,
         clock::InputClock,
         editor::{nearest_boundary, word_at},
     },
-    scroll::{Item, ScrollInput, VirtualList},
+    scroll::{Item, VirtualList},
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -79,10 +78,7 @@ pub(super) fn plugin(app: &mut App) {
                 ),
             )
                 .chain()
-                .in_set(SelectionSystems)
-                .after(FieldSystems)
-                .before(ScrollInput)
-                .in_set(AppSystems::ReadInput),
+                .in_set(SelectionSystems),
         );
 }
 

@@ -385,6 +385,45 @@ fn every_function_of_the_core_reads_in_a_screen() {
     );
 }
 
+/// The frame map (`src/frame.rs`) is the one place that orders the app's sets: the plugins only
+/// put their systems in a set. The engine workarounds order themselves against the engine's
+/// internals, and go with them.
+#[test]
+fn only_the_frame_map_orders_systems() {
+    let orderings = [
+        "configure_sets(",
+        ".before(",
+        ".after(",
+        ".before_ignore_deferred(",
+        ".after_ignore_deferred(",
+    ];
+    let mut found = Vec::new();
+    let mut map_orders = 0;
+    for file in files_with(&[Path::new(ROOT).join("src")], "rs") {
+        let name = file.strip_prefix(ROOT).unwrap().display().to_string();
+        let text = fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let hits = orderings.iter().filter(|o| code.contains(*o)).count();
+            if name == "src/frame.rs" {
+                map_orders += hits;
+            } else if hits > 0 && !name.starts_with("src/workarounds") {
+                found.push(format!("{name}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        map_orders > 10,
+        "the frame map orders the sets ({map_orders})"
+    );
+    assert!(
+        found.is_empty(),
+        "ordering outside the frame map (put the systems in a set, and order the set in \
+         src/frame.rs):\n{}",
+        found.join("\n")
+    );
+}
+
 /// The most lines any function in `src/` may take: a long system is one that does several
 /// things a reader has to hold apart.
 const MOST_LINES_ANYWHERE: usize = 80;
