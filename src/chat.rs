@@ -1,7 +1,8 @@
 //! The core: the spec's flow as it would be in any Bevy app, and what a student copies.
 //!
-//! - Enter in the field: the text widget's entity sends [`TextInputSubmitMessage`] with its line,
-//!   and empties itself.
+//! - Enter in the field: the field's entity sends the text widget's [`TextInputSubmitMessage`]
+//!   with its line, and is empty at once. The app's field writes it (`input/field.rs`, where it
+//!   says why the widget's own editing is off); to this module it is the widget's message.
 //! - [`record_submissions`] reads that message directly. A line that is blank once trimmed
 //!   ([`normalize`]) stops there. Otherwise one reply is picked ([`ReplyPicker`]), and two
 //!   immutable entities, a [`ChatMessage`] with its [`Role`] each, are appended,

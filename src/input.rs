@@ -33,6 +33,7 @@ pub mod clipboard;
 pub mod clock;
 mod commit_wait;
 pub mod editor;
+mod field;
 mod ime;
 mod keys;
 mod routing;
@@ -41,8 +42,8 @@ mod selection;
 mod typing;
 
 pub use commit_wait::COMMIT_PATIENCE;
+pub use field::Field;
 pub use keys::{MessageAction, Walk};
-pub use typing::Field;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((TextInputPlugin, clipboard::plugin, selection::plugin))

@@ -4,7 +4,7 @@
 use std::{borrow::Cow, ops::Range};
 
 use accesskit::{Live, Role as AccessRole};
-use bevy::{ecs::query::QueryFilter, prelude::*};
+use bevy::{ecs::query::QueryFilter, input_focus::InputFocus, prelude::*};
 
 use crate::{
     AppSystems,
@@ -42,7 +42,12 @@ pub(super) fn plugin(app: &mut App) {
             reader::plugin,
         ))
         .add_systems(Startup, spawn_layout)
-        .add_systems(Update, mount_rows.in_set(AppSystems::SpawnRows));
+        .add_systems(
+            Update,
+            (follow_the_newest, mount_rows)
+                .chain()
+                .in_set(AppSystems::SpawnRows),
+        );
 }
 
 /// The scrolling column of the conversation: a [`VirtualList`] with one item per logged
@@ -146,11 +151,25 @@ fn input_bar(theme: &Theme) -> impl Bundle {
     )
 }
 
+/// Spec step 7, the scroll: new messages take the view to the newest, unless the user reads
+/// with keyboard focus in the conversation; then the view stays with the focused message.
+pub fn follow_the_newest(
+    log: Res<MessageLog>,
+    conversation: Single<(Entity, &mut VirtualList), With<Conversation>>,
+    input_focus: Res<InputFocus>,
+    rows: Query<&Item, With<MessageRow>>,
+) {
+    let (area, mut list) = conversation.into_inner();
+    if log.len() > list.len() && !focus::in_conversation(&input_focus, area, &rows) {
+        list.follow_end();
+    }
+}
+
 /// Spec step 7: a row for each message in or near the view, in log order, each built from its
 /// message's role and body alone ([`RoleStyle::of`]).
 ///
-/// New messages join the conversation's list and take the view to the newest; the places of the
-/// log that come into view get rows. How few rows that takes, whatever the log holds, is
+/// New messages join the conversation's list (which [`follow_the_newest`] has just sent to its
+/// end, or not); the places of the log that come into view get rows. How few rows that takes, whatever the log holds, is
 /// [`RowRecycler`]'s business ([`recycle`]): skip it on a first read.
 pub fn mount_rows(
     log: Res<MessageLog>,

@@ -38,7 +38,7 @@ use bevy_simple_text_input::{
 use parley::Layout;
 
 use super::{
-    ChatInput, ConversationInput, CopyNewestReply, FieldFull, Find, FindField, MAX_INPUT_CHARS,
+    ChatInput, ConversationInput, CopyNewestReply, Field, FieldFull, Find, FindField,
     arrival::{Typed, Typing, empties_preedit, ime_types, trace_typed},
     clipboard::{ClipboardText, ReadClipboard, ReadPrimary, WriteClipboard},
     clock::InputClock,
@@ -48,90 +48,11 @@ use super::{
     routing::{KeyTarget, Route, route},
     selection::{LineText, OnScreen, PastePrimary},
 };
-use crate::{chat, text_direction::starts_right_to_left};
+use crate::text_direction::starts_right_to_left;
 
 /// How long typing waits for the clipboard's text after Ctrl+V. A clipboard answers within
 /// milliseconds; its owner may not answer at all (X11 then waits four seconds).
 pub const PASTE_PATIENCE: Duration = Duration::from_secs(1);
-
-/// The field's line, and the lines submitted before it.
-#[derive(Component, Debug)]
-pub struct Field {
-    line: LineEditor,
-    history: History,
-}
-
-impl Default for Field {
-    fn default() -> Self {
-        Self {
-            line: LineEditor::new(usize::from(MAX_INPUT_CHARS)),
-            history: History::default(),
-        }
-    }
-}
-
-impl Field {
-    /// The line being typed.
-    pub fn line(&self) -> &LineEditor {
-        &self.line
-    }
-
-    /// The line, to edit.
-    pub(super) fn line_mut(&mut self) -> &mut LineEditor {
-        &mut self.line
-    }
-
-    /// Lets go of the selection, if any, leaving the caret where it is: another selection was
-    /// made in the window (one per window, as on a web page). Not while a composition is in
-    /// progress, which is the input method's.
-    pub fn drop_selection(&mut self) {
-        let line = &mut self.line;
-        if !line.is_composing() && !line.selection().is_empty() {
-            line.place_beside(line.caret(), line.affinity(), false);
-        }
-    }
-
-    /// A field holding `text`, all of it selected.
-    pub fn with_text_selected(text: &str) -> Self {
-        let mut field = Self::default();
-        field.set_text_selected(text);
-        field
-    }
-
-    /// Selects the whole line.
-    pub fn select_all(&mut self) {
-        if !self.line.is_composing() {
-            self.line.select_all();
-        }
-    }
-
-    /// Replaces the line with `text`, all of it selected: what a find bar opens with.
-    pub fn set_text_selected(&mut self, text: &str) {
-        if !self.line.is_composing() {
-            self.line.replace_all(text);
-            self.line.select_all();
-        }
-    }
-
-    /// Spec step 1, what Enter does: the line leaves as the widget's submit message, as typed
-    /// (blank or not: the chat decides what a blank line is), and the field is empty at once.
-    /// `entity` is the field's.
-    pub fn submit(&mut self, entity: Entity) -> TextInputSubmitMessage {
-        let value = self.line.take();
-        self.history.note(&value);
-        TextInputSubmitMessage { entity, value }
-    }
-}
-
-/// The lines submitted since the app started, walked with Up and Down as in a shell.
-#[derive(Debug, Default)]
-struct History {
-    lines: Vec<String>,
-    /// The line shown, while walking; `None` while typing a new one.
-    at: Option<usize>,
-    /// The line being typed when the walk began, to come back to.
-    draft: String,
-}
 
 /// Typing not yet applied: what came after a paste that still waits for the clipboard, and keys
 /// that wait for the commit of a composition that has just ended.
@@ -502,46 +423,6 @@ fn apply(
         // Submit is sent above; a paste is started by the caller, since it waits for the
         // clipboard.
         Action::Submit | Action::Paste => {}
-    }
-}
-
-impl History {
-    /// Keeps a submitted line (as the chat records it), and ends a walk.
-    fn note(&mut self, submitted: &str) {
-        if let Some(line) = chat::normalize(submitted) {
-            self.lines.push(line.to_owned());
-        }
-        self.at = None;
-        self.draft.clear();
-    }
-
-    /// Shows the line before the one shown; the first Up keeps the line being typed.
-    fn earlier(&mut self, line: &mut LineEditor) {
-        let at = match self.at {
-            None if self.lines.is_empty() => return,
-            None => {
-                self.draft = line.text().to_owned();
-                self.lines.len() - 1
-            }
-            Some(0) => return,
-            Some(at) => at - 1,
-        };
-        self.at = Some(at);
-        line.replace_all(&self.lines[at]);
-    }
-
-    /// Shows the line after the one shown, and after the newest, the line that was being typed.
-    fn later(&mut self, line: &mut LineEditor) {
-        let Some(at) = self.at else {
-            return;
-        };
-        if at + 1 < self.lines.len() {
-            self.at = Some(at + 1);
-            line.replace_all(&self.lines[at + 1]);
-        } else {
-            self.at = None;
-            line.replace_all(&std::mem::take(&mut self.draft));
-        }
     }
 }
 

@@ -20,12 +20,9 @@
 use std::ops::Range;
 
 use accesskit::Role as AccessRole;
-use bevy::{
-    a11y::AccessibilityNode, ecs::system::SystemParam, input_focus::InputFocus, prelude::*,
-    window::RequestRedraw,
-};
+use bevy::{a11y::AccessibilityNode, ecs::system::SystemParam, prelude::*, window::RequestRedraw};
 
-use super::{Conversation, MessageRow, RowContent, bubble_and_text, focus, row_shape, row_text};
+use super::{Conversation, MessageRow, RowContent, bubble_and_text, row_shape, row_text};
 use crate::{
     a11y::announcement,
     chat::{ChatMessage, MessageLog, Role},
@@ -94,23 +91,20 @@ pub struct RowRecycler<'w, 's> {
     rows: Query<'w, 's, (Entity, &'static Item, &'static ChildOf, &'static MessageRow)>,
     spares: Single<'w, 's, (Entity, Option<&'static Children>), With<SpareRows>>,
     children: Query<'w, 's, &'static Children>,
-    items: Query<'w, 's, &'static Item, With<MessageRow>>,
-    input_focus: Res<'w, InputFocus>,
     said: Query<'w, 's, Entity, With<ReplyAnnouncement>>,
     redraw: MessageWriter<'w, RequestRedraw>,
     commands: Commands<'w, 's>,
 }
 
 impl RowRecycler<'_, '_> {
-    /// Makes each message logged since the last frame an item of the list, and takes the view to
-    /// the newest, unless the user is reading with keyboard focus in the conversation. Returns
-    /// the newest reply among them, which screen readers are to hear.
+    /// Makes each message logged since the last frame an item of the list. Returns the newest
+    /// reply among them, which screen readers are to hear.
     pub(super) fn add_new_messages(
         &mut self,
         log: &MessageLog,
         messages: &Query<(&ChatMessage, &Role)>,
     ) -> Option<usize> {
-        let (area, _, ref mut list, ref mut node) = *self.conversation;
+        let (_, _, ref mut list, ref mut node) = *self.conversation;
         let logged = log.entities();
         let new = list.len()..logged.len();
         if new.is_empty() {
@@ -122,11 +116,6 @@ impl RowRecycler<'_, '_> {
                 .map(|(body, &role)| row_shape(&self.metrics, role, body.body()))
                 .unwrap_or_default();
             list.push(shape);
-        }
-        // While the user reads with keyboard focus in the conversation, new messages do not take
-        // the view away from the focused one.
-        if !focus::in_conversation(&self.input_focus, area, &self.items) {
-            list.follow_end();
         }
         node.set_size_of_set(logged.len());
         node.set_description(format!("메시지 {}개", logged.len()));
