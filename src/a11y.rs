@@ -40,7 +40,6 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<InputFocus>()
         // Written by the window backend for a screen reader's requests (`view/focus.rs`).
         .add_message::<ActionRequest>()
-        .add_message::<RequestRedraw>()
         .add_systems(PostUpdate, say_on_the_focus.in_set(SayOnTheFocus));
 }
 

@@ -35,7 +35,7 @@ mod commit_wait;
 pub mod editor;
 mod field;
 mod ime;
-mod keys;
+pub(crate) mod keys;
 mod routing;
 mod screen_reader;
 mod selection;
@@ -56,13 +56,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<WindowEvent>()
         .add_message::<WindowFocused>()
         .add_message::<FieldFull>()
-        .add_message::<Find>()
         .add_message::<selection::PastePrimary>()
-        .add_message::<CopyNewestReply>()
         .add_message::<ConversationInput>()
         .init_resource::<Clipboard>()
         .register_type::<ChatInput>()
-        .register_type::<FindField>()
         .register_type::<LengthLimitNotice>()
         .register_type::<caret::CaretBlink>()
         .register_type::<caret::CaretBar>()
@@ -149,24 +146,6 @@ pub struct CopyNewestReply;
 #[derive(Message, Debug, Clone, Copy)]
 pub struct FieldFull(pub Entity);
 
-/// What a key asks of the find bar (`view/find.rs`), which the typing passes on in the order
-/// the keys came.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Find {
-    /// Ctrl+F: open the bar (or, open, select its query), with keyboard focus in it; `from`
-    /// is where focus was.
-    Open {
-        /// Where keyboard focus was when Ctrl+F was pressed.
-        from: Option<Entity>,
-    },
-    /// Enter or F3: the next match.
-    Next,
-    /// Shift+Enter or Shift+F3: the match before.
-    Previous,
-    /// Escape in the bar: close it, and give focus back where it was.
-    Close,
-}
-
 /// The most characters the field takes from the keyboard. Plenty for a chat line; it keeps
 /// one line's layout cheap. Lines that arrive longer by other routes are still accepted whole
 /// (see the view for how they are shown).
@@ -182,12 +161,6 @@ pub const PLACEHOLDER: &str = "메시지를 입력하고 Enter를 누르세요";
 #[derive(Component, Reflect, Debug, Default)]
 #[reflect(Component)]
 pub struct ChatInput;
-
-/// Marks the find bar's field (`view/find.rs`): it edits as the chat's field does, and sends
-/// nothing.
-#[derive(Component, Reflect, Debug, Default)]
-#[reflect(Component)]
-pub struct FindField;
 
 /// The chat's field in `palette`'s colours: focused from the start, single line, with a
 /// placeholder while empty.
@@ -216,34 +189,9 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
     )
 }
 
-/// The find bar's field in `palette`'s colours, holding `query`, all of it selected.
-pub fn find_input(palette: &Palette, query: &str) -> impl Bundle {
-    (
-        Name::new("Find input"),
-        FindField,
-        text_field(
-            Field::with_text_selected(query),
-            palette,
-            FIND_PLACEHOLDER,
-            accesskit::Role::SearchInput,
-            "대화에서 찾기",
-        ),
-        Node {
-            width: px(240),
-            padding: UiRect::axes(px(8), px(4)),
-            border: UiRect::all(px(2)),
-            overflow: Overflow::clip(),
-            ..default()
-        },
-    )
-}
-
-/// What the empty find field shows.
-pub const FIND_PLACEHOLDER: &str = "대화에서 찾기";
-
 /// A one-line text field editing `field`, showing `placeholder` while empty, which a screen
 /// reader tells as `role` named `label`: the widget, with the app's editing, to place in a node.
-fn text_field(
+pub(crate) fn text_field(
     field: Field,
     palette: &Palette,
     placeholder: &str,

@@ -580,12 +580,20 @@ fn ctrl_v_with_no_text_on_the_clipboard_changes_nothing_and_says_so_once() {
         "{}: the keys typed after each Ctrl+V arrived, with nothing pasted and no `v`",
         shot.name()
     );
+    // Each paste says why once. An owner slower than PASTE_PATIENCE to refuse (seen under
+    // CI's load, with a refusal 1.05 s late) is also given up on by the typing first, as the
+    // silent owner below is: a line of its own, at most one a paste.
     let log = fs::read_to_string(x.shots.join("app.log")).unwrap();
-    let said = log
-        .lines()
-        .filter(|line| line.contains("nothing to paste"))
-        .count();
-    assert_eq!(said, 2, "one line in the log for each, saying why: {log}");
+    let count = |what: &str| log.lines().filter(|line| line.contains(what)).count();
+    assert_eq!(
+        count("nothing to paste: could not read the clipboard"),
+        2,
+        "one line in the log for each, saying why: {log}"
+    );
+    assert!(
+        count("nothing to paste: the clipboard did not answer") <= 2,
+        "at most one give-up a paste: {log}"
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ use bevy::{
     prelude::*,
 };
 
-use super::{ConversationInput, Find, editor::Motion};
+use super::{ConversationInput, editor::Motion};
 
 /// What a key asks of the field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,17 +164,24 @@ impl Modifiers {
         *slot = down;
     }
 
-    fn ctrl(&self) -> bool {
+    /// Whether either Ctrl is held.
+    pub(crate) fn ctrl(&self) -> bool {
         self.ctrl.contains(&true)
     }
 
-    fn shift(&self) -> bool {
+    /// Whether either Shift is held.
+    pub(crate) fn shift(&self) -> bool {
         self.shift.contains(&true)
+    }
+
+    /// Whether Alt (not AltGr) or the Super key is held.
+    pub(crate) fn alt_or_meta(&self) -> bool {
+        self.alt.contains(&true) || self.meta.contains(&true)
     }
 
     /// Whether a held modifier makes the key a shortcut rather than a character.
     fn shortcut(&self) -> bool {
-        self.ctrl() || self.alt.contains(&true) || self.meta.contains(&true)
+        self.ctrl() || self.alt_or_meta()
     }
 }
 
@@ -211,26 +218,6 @@ pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
     Some(action)
 }
 
-/// What the key press `key` asks of the find bar, with `held` held, and with focus in the bar's
-/// field or not: Ctrl+F opens it, F3 and Shift+F3 go to the next and previous match from
-/// anywhere; in the bar, Enter and Shift+Enter do too, and Escape closes it.
-pub fn find(key: &KeyboardInput, held: Modifiers, in_bar: bool) -> Option<Find> {
-    if !key.state.is_pressed() || held.alt.contains(&true) || held.meta.contains(&true) {
-        return None;
-    }
-    let (ctrl, shift) = (held.ctrl(), held.shift());
-    let onwards = if shift { Find::Previous } else { Find::Next };
-    match key.key_code {
-        KeyCode::F3 if !ctrl => Some(onwards),
-        KeyCode::Enter | KeyCode::NumpadEnter if in_bar && !ctrl => Some(onwards),
-        KeyCode::Escape if in_bar => Some(Find::Close),
-        _ if ctrl && !shift && letter(key).as_deref() == Some("f") => {
-            Some(Find::Open { from: None })
-        }
-        _ => None,
-    }
-}
-
 /// Ctrl with a letter: the letter as the layout names it, so Ctrl+V is where V is; on a layout
 /// without Latin letters (Cyrillic, say), the key's place on a US keyboard, as browsers do.
 fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
@@ -248,7 +235,7 @@ fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
 }
 
 /// The letter of a key pressed with Ctrl (see [`letter_shortcut`]).
-fn letter(key: &KeyboardInput) -> Option<String> {
+pub(crate) fn letter(key: &KeyboardInput) -> Option<String> {
     Some(match &key.logical_key {
         Key::Character(text) if text.is_ascii() => text.to_ascii_lowercase(),
         _ => match key.key_code {

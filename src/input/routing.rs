@@ -9,9 +9,10 @@
 use bevy::input::keyboard::KeyboardInput;
 
 use super::{
-    ConversationInput, Find,
+    ConversationInput,
     keys::{self, Action, Modifiers},
 };
+use crate::view::find::{self, Find};
 
 /// What can have keyboard focus, as far as keys are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +42,7 @@ pub(super) enum Route {
 
 /// Where `key` goes, pressed with `held` while `target` has focus.
 pub(super) fn route(key: &KeyboardInput, held: Modifiers, target: KeyTarget) -> Route {
-    if let Some(find) = keys::find(key, held, target == KeyTarget::FindBar) {
+    if let Some(find) = find::key_asks(key, held, target == KeyTarget::FindBar) {
         return Route::Find(find);
     }
     match target {

@@ -38,7 +38,7 @@ use bevy_simple_text_input::{
 use parley::Layout;
 
 use super::{
-    ChatInput, ConversationInput, CopyNewestReply, Field, FieldFull, Find, FindField,
+    ChatInput, ConversationInput, CopyNewestReply, Field, FieldFull,
     arrival::{Typed, Typing, empties_preedit, ime_types, trace_typed},
     clipboard::{ClipboardText, ReadClipboard, ReadPrimary, WriteClipboard},
     clock::InputClock,
@@ -48,7 +48,10 @@ use super::{
     routing::{KeyTarget, Route, route},
     selection::{LineText, OnScreen, PastePrimary},
 };
-use crate::text_direction::starts_right_to_left;
+use crate::{
+    text_direction::starts_right_to_left,
+    view::find::{Find, FindField},
+};
 
 /// How long typing waits for the clipboard's text after Ctrl+V. A clipboard answers within
 /// milliseconds; its owner may not answer at all (X11 then waits four seconds).

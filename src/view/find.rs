@@ -1,12 +1,15 @@
 //! Finding text in the conversation: Ctrl+F opens a bar over the conversation's top edge, and
 //! what is typed there is found in every message's body, however long the log.
 //!
-//! The bar floats over the conversation: opening it moves and lays out nothing else. Its field
-//! is the chat's field a second time (`input`: the same editing, the same input method), and the
-//! typing passes on the bar's keys as [`Find`]: Enter or F3 for the next match, Shift+Enter or
-//! Shift+F3 for the one before (wrapping at the ends), Escape to close it and give keyboard focus
-//! back where it was. Escape quits the app everywhere else (spec step 8); in the bar, it closes
-//! the bar.
+//! All of the find bar is here: its keys ([`key_asks`], which the routing table in
+//! `input/routing.rs` asks first for every key), its field ([`find_input`]), its matches and its
+//! systems. The bar floats over the conversation: opening it moves and lays out nothing else.
+//! Its field is the chat's field a second time (`input`: the same editing, the same input
+//! method), and the typing passes on the bar's keys as [`Find`]: Enter or F3 for the next match,
+//! Shift+Enter or Shift+F3 for the one before (wrapping at the ends), Escape to close it and give
+//! keyboard focus back where it was. Escape quits the app everywhere else (spec step 8); in the
+//! bar, it closes the bar ([`focus_out_of_the_bar`] is the exit key's run condition, in
+//! `frame.rs`).
 //!
 //! Text is compared folded: in Unicode's NFC (Hangul pasted as conjoining jamo, as macOS writes
 //! it, is its syllables) and in lower case. Diacritics count: `e` does not find `é`, as `가` does
@@ -30,6 +33,7 @@ use std::{
 
 use accesskit::Role as AccessRole;
 use bevy::{
+    input::keyboard::KeyboardInput,
     input_focus::{FocusCause, InputFocus},
     prelude::*,
     window::RequestRedraw,
@@ -41,13 +45,18 @@ use super::{Conversation, MessageRow, selection::ConversationSelection};
 use crate::{
     a11y::{accessible, announcement},
     chat::{ChatMessage, MessageLog},
-    input::{self, ChatInput, Field, Find, FindField},
+    input::{
+        self, ChatInput, Field,
+        keys::{self, Modifiers},
+    },
     scroll::{Item, VirtualList},
-    theme::{self, Paint, Theme},
+    theme::{self, Paint, Palette, Theme},
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.register_type::<FindBar>()
+    app.add_message::<Find>()
+        .register_type::<FindField>()
+        .register_type::<FindBar>()
         .register_type::<FindCount>()
         .register_type::<FindAnnouncement>()
         .init_resource::<Finder>()
@@ -62,6 +71,75 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(FindSystems),
         );
+}
+
+/// What a key asks of the find bar ([`key_asks`] reads it; the routing table in `input/routing.rs`
+/// asks that first), which the field's typing passes on in the order the keys came.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Find {
+    /// Ctrl+F: open the bar (or, open, select its query), with keyboard focus in it; `from`
+    /// is where focus was.
+    Open {
+        /// Where keyboard focus was when Ctrl+F was pressed.
+        from: Option<Entity>,
+    },
+    /// Enter or F3: the next match.
+    Next,
+    /// Shift+Enter or Shift+F3: the match before.
+    Previous,
+    /// Escape in the bar: close it, and give focus back where it was.
+    Close,
+}
+
+/// Marks the find bar's field: it edits as the chat's field does (`input/typing.rs`), and sends
+/// nothing.
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct FindField;
+
+/// The find bar's field in `palette`'s colours, holding `query`, all of it selected.
+pub fn find_input(palette: &Palette, query: &str) -> impl Bundle {
+    (
+        Name::new("Find input"),
+        FindField,
+        input::text_field(
+            Field::with_text_selected(query),
+            palette,
+            FIND_PLACEHOLDER,
+            accesskit::Role::SearchInput,
+            "대화에서 찾기",
+        ),
+        Node {
+            width: px(240),
+            padding: UiRect::axes(px(8), px(4)),
+            border: UiRect::all(px(2)),
+            overflow: Overflow::clip(),
+            ..default()
+        },
+    )
+}
+
+/// What the empty find field shows.
+pub const FIND_PLACEHOLDER: &str = "대화에서 찾기";
+
+/// What the key press `key` asks of the find bar, with `held` held, and with focus in the bar's
+/// field or not: Ctrl+F opens it, F3 and Shift+F3 go to the next and previous match from
+/// anywhere; in the bar, Enter and Shift+Enter do too, and Escape closes it.
+pub fn key_asks(key: &KeyboardInput, held: Modifiers, in_bar: bool) -> Option<Find> {
+    if !key.state.is_pressed() || held.alt_or_meta() {
+        return None;
+    }
+    let (ctrl, shift) = (held.ctrl(), held.shift());
+    let onwards = if shift { Find::Previous } else { Find::Next };
+    match key.key_code {
+        KeyCode::F3 if !ctrl => Some(onwards),
+        KeyCode::Enter | KeyCode::NumpadEnter if in_bar && !ctrl => Some(onwards),
+        KeyCode::Escape if in_bar => Some(Find::Close),
+        _ if ctrl && !shift && keys::letter(key).as_deref() == Some("f") => {
+            Some(Find::Open { from: None })
+        }
+        _ => None,
+    }
 }
 
 /// The find bar's systems: they take its keys, search, and show the count.
@@ -289,9 +367,7 @@ fn take_keys(
                 // The bar is made as it opens, and goes as it closes: while closed, it costs
                 // no frame anything.
                 let query = query.unwrap_or_else(|| finder.query.clone());
-                let field = commands
-                    .spawn(input::find_input(theme.palette(), &query))
-                    .id();
+                let field = commands.spawn(find_input(theme.palette(), &query)).id();
                 commands
                     .spawn((find_bar(), ChildOf(*pane)))
                     .insert_children(0, &[field]);

@@ -5,9 +5,10 @@ use crate::common;
 
 use agent_chat::{
     chat::MessageLog,
-    input::{ChatInput, Field, FindField},
+    input::{ChatInput, Field},
     scroll::Item,
     theme::Palette,
+    view::find::FindField,
     view::{
         Conversation,
         find::{FindBar, FindCount, Finder, NO_MATCHES},

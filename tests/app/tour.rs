@@ -424,6 +424,37 @@ fn only_the_frame_map_orders_systems() {
     );
 }
 
+/// Each message type is registered by one plugin, the one that owns it (or, for the engine's
+/// messages a headless app lacks, the one that first needs it). The window workarounds are a
+/// plugin of their own, which registers what it reads.
+#[test]
+fn each_message_is_registered_once() {
+    let mut registered: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for file in files_with(&[Path::new(ROOT).join("src")], "rs") {
+        let name = file.strip_prefix(ROOT).unwrap().display().to_string();
+        if name.starts_with("src/workarounds") {
+            continue;
+        }
+        let text = fs::read_to_string(&file).unwrap();
+        for (at, _) in text.match_indices("add_message::<") {
+            let rest = &text[at + "add_message::<".len()..];
+            let message = rest[..rest.find(">()").unwrap()].to_owned();
+            registered.entry(message).or_default().push(name.clone());
+        }
+    }
+    assert!(registered.len() > 10, "messages found: {registered:?}");
+    let twice: Vec<String> = registered
+        .iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(message, files)| format!("{message}: {}", files.join(", ")))
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "registered more than once:\n{}",
+        twice.join("\n")
+    );
+}
+
 /// The most lines any function in `src/` may take: a long system is one that does several
 /// things a reader has to hold apart.
 const MOST_LINES_ANYWHERE: usize = 80;
