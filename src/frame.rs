@@ -28,7 +28,8 @@
 //!  ├─ FieldDrawing::Decorate    decorate              after [TextInputSystem], before Record
 //!  ├─ AppSystems::Record        record_submissions    after [TextInputSystem]
 //!  │        ── sync point: the messages Record spawned with `Commands` exist from here ──
-//!  ├─ AppSystems::SpawnRows     mount_rows, then DressRows: draw_marks, describe_rows
+//!  ├─ AppSystems::SpawnRows     follow_the_newest → mount_rows, then DressRows: draw_marks,
+//!  │                            describe_rows
 //!  └─ AppSystems::Scroll        arrange
 //!
 //! PostUpdate
