@@ -104,8 +104,10 @@ struct Spoken {
 /// speak only what changes on the focus (Orca 43, `docs/reading.md`).
 ///
 /// An announcement is what AccessKit makes one of: a live node that appears with a label, or
-/// whose label changes. The frame after, the focused node gets its own description back, so
-/// the next announcement is a change again even when its text is the same.
+/// whose label changes. The app makes at most one a frame (a burst of replies is announced as
+/// its newest); were there two, the focus would say one of them. The frame after, the focused
+/// node gets its own description back, so the next announcement is a change again even when
+/// its text is the same.
 fn say_on_the_focus(
     mut nodes: Query<(Entity, &mut AccessibilityNode)>,
     mut gone: RemovedComponents<AccessibilityNode>,
