@@ -561,6 +561,31 @@ fn text_another_application_owns_is_pasted_with_ctrl_v_and_sent_byte_for_byte() 
 }
 
 #[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn enter_sends_the_line_from_wherever_the_keyboard_puts_it() {
+    let mut x = Session::start("enter_elsewhere");
+    x.type_text("moved enter");
+    // Return moves to a spare keycode, as on a remapped keyboard, or as an on-screen keyboard
+    // or wtype sends it through a keymap of its own: the key's place says nothing of Enter,
+    // its meaning does.
+    let spare = format!("keycode {} = Return", x.spare_keycodes[0]);
+    run(
+        "xmodmap",
+        &["-e", "keycode 36 = NoSymbol", "-e", &spare],
+        &x.xvfb.display,
+    );
+    sleep(Duration::from_millis(300));
+    x.key("Return");
+    let shot = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", "moved enter")],
+        "{}: Enter on another keycode sent the line",
+        shot.name()
+    );
+}
+
+#[test]
 #[ignore = "opens a real window and uses the clipboard: needs the window tools and xclip"]
 fn ctrl_v_with_no_text_on_the_clipboard_changes_nothing_and_says_so_once() {
     let mut x = Session::start("paste_without_text");

@@ -79,7 +79,7 @@ pub fn switches_focus(key: &KeyboardInput, held: Modifiers) -> bool {
     key.state.is_pressed()
         && !held.ctrl()
         && !held.alt.contains(&true)
-        && matches!(key.key_code, KeyCode::Tab | KeyCode::F6)
+        && matches!(meaning(key), KeyCode::Tab | KeyCode::F6)
 }
 
 /// What the key press `key` asks of a focused conversation, with `held` held; `None` for keys it
@@ -91,7 +91,7 @@ pub fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Option<Conversat
         return None;
     }
     let (ctrl, shift) = (held.ctrl(), held.shift());
-    Some(match key.key_code {
+    Some(match meaning(key) {
         KeyCode::ArrowUp if !ctrl => go(Walk::Previous),
         KeyCode::ArrowDown if !ctrl => go(Walk::Next),
         KeyCode::PageUp => go(Walk::PageUp),
@@ -128,7 +128,7 @@ pub fn scroll(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
 pub fn types(key: &KeyboardInput, held: Modifiers) -> bool {
     key.state.is_pressed()
         && !held.shortcut()
-        && key.key_code != KeyCode::Space
+        && meaning(key) != KeyCode::Space
         && typed(key).is_some()
 }
 
@@ -196,7 +196,7 @@ pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
     let (ctrl, shift) = (held.ctrl(), held.shift());
     let bare = !held.shortcut();
     let word = |plain, word| if ctrl { word } else { plain };
-    let action = match key.key_code {
+    let action = match meaning(key) {
         KeyCode::Enter | KeyCode::NumpadEnter if bare => Submit,
         KeyCode::Backspace | KeyCode::NumpadBackspace => {
             Delete(word(Motion::Left, Motion::WordLeft))
@@ -232,6 +232,36 @@ fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
         ("z", true) | ("y", false) => Action::Redo,
         _ => return None,
     })
+}
+
+/// Which key `key` is, by what it means: a named key (Enter, Tab, Escape, Space, the arrows,
+/// Home and End, the page keys, Backspace, Delete, Insert, F3, F6, F10 and the Menu key) by its
+/// logical key, so that a remapped keyboard, an on-screen keyboard or a tool that types through
+/// a keymap of its own (as `wtype` does on Wayland) works as the key's label says; any other
+/// key by its place on the keyboard.
+pub(crate) fn meaning(key: &KeyboardInput) -> KeyCode {
+    match &key.logical_key {
+        Key::Enter => KeyCode::Enter,
+        Key::Tab => KeyCode::Tab,
+        Key::Escape => KeyCode::Escape,
+        Key::Space => KeyCode::Space,
+        Key::ArrowLeft => KeyCode::ArrowLeft,
+        Key::ArrowRight => KeyCode::ArrowRight,
+        Key::ArrowUp => KeyCode::ArrowUp,
+        Key::ArrowDown => KeyCode::ArrowDown,
+        Key::Home => KeyCode::Home,
+        Key::End => KeyCode::End,
+        Key::PageUp => KeyCode::PageUp,
+        Key::PageDown => KeyCode::PageDown,
+        Key::Backspace => KeyCode::Backspace,
+        Key::Delete => KeyCode::Delete,
+        Key::Insert => KeyCode::Insert,
+        Key::F3 => KeyCode::F3,
+        Key::F6 => KeyCode::F6,
+        Key::F10 => KeyCode::F10,
+        Key::ContextMenu => KeyCode::ContextMenu,
+        _ => key.key_code,
+    }
 }
 
 /// The letter of a key pressed with Ctrl (see [`letter_shortcut`]).

@@ -139,6 +139,36 @@ mod tests {
         assert_eq!(a, Route::Edit(ChatField, Action::Type("a".into())));
     }
 
+    /// An on-screen keyboard, a remapped key or a tool with a keymap of its own (wtype on
+    /// Wayland) sends Enter and the arrows with some other physical code: they work by what
+    /// they mean.
+    #[test]
+    fn named_keys_work_by_their_meaning_wherever_they_sit() {
+        use KeyTarget::*;
+        let elsewhere = |logical_key| plain(KeyCode::F24, logical_key, ChatField);
+        assert_eq!(
+            elsewhere(Key::Enter),
+            Route::Edit(ChatField, Action::Submit)
+        );
+        assert!(matches!(
+            elsewhere(Key::Backspace),
+            Route::Edit(ChatField, Action::Delete(_))
+        ));
+        assert_eq!(
+            plain(KeyCode::F24, Key::ArrowDown, Conversation),
+            Route::ToConversation(ConversationInput::Walk(Walk::Next))
+        );
+        assert_eq!(
+            plain(KeyCode::F24, Key::Escape, FindBar),
+            Route::Find(Find::Close)
+        );
+        // A key that types goes by its place no more than it did: its text.
+        assert_eq!(
+            plain(KeyCode::F24, Key::Character("ㅎ".into()), ChatField),
+            Route::Edit(ChatField, Action::Type("ㅎ".into()))
+        );
+    }
+
     #[test]
     fn enter_sends_from_the_chat_field_only() {
         use KeyTarget::*;

@@ -131,7 +131,7 @@ pub fn key_asks(key: &KeyboardInput, held: Modifiers, in_bar: bool) -> Option<Fi
     }
     let (ctrl, shift) = (held.ctrl(), held.shift());
     let onwards = if shift { Find::Previous } else { Find::Next };
-    match key.key_code {
+    match keys::meaning(key) {
         KeyCode::F3 if !ctrl => Some(onwards),
         KeyCode::Enter | KeyCode::NumpadEnter if in_bar && !ctrl => Some(onwards),
         KeyCode::Escape if in_bar => Some(Find::Close),
