@@ -562,7 +562,7 @@ fn text_another_application_owns_is_pasted_with_ctrl_v_and_sent_byte_for_byte() 
 
 #[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
-fn enter_sends_the_line_from_wherever_the_keyboard_puts_it() {
+fn enter_and_escape_work_from_wherever_the_keyboard_puts_them() {
     let mut x = Session::start("enter_elsewhere");
     x.type_text("moved enter");
     // Return moves to a spare keycode, as on a remapped keyboard, or as an on-screen keyboard
@@ -582,6 +582,19 @@ fn enter_sends_the_line_from_wherever_the_keyboard_puts_it() {
         [format!("{:?}", "moved enter")],
         "{}: Enter on another keycode sent the line",
         shot.name()
+    );
+    let spare = format!("keycode {} = Escape", x.spare_keycodes[1]);
+    run(
+        "xmodmap",
+        &["-e", "keycode 9 = NoSymbol", "-e", &spare],
+        &x.xvfb.display,
+    );
+    sleep(Duration::from_millis(300));
+    x.key("Escape");
+    let exited = x.wait_for_exit(Duration::from_secs(10));
+    assert!(
+        exited.is_some_and(|status| status.success()),
+        "Escape on another keycode quits: {exited:?}"
     );
 }
 
