@@ -87,7 +87,7 @@ pub fn switches_focus(key: &KeyboardInput, held: Modifiers) -> bool {
 pub fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Option<ConversationInput> {
     use ConversationInput::Act;
     let go = ConversationInput::Walk;
-    if !key.state.is_pressed() || held.alt.contains(&true) || held.meta.contains(&true) {
+    if !key.state.is_pressed() || held.alt_or_meta() {
         return None;
     }
     let (ctrl, shift) = (held.ctrl(), held.shift());

@@ -4,6 +4,7 @@
 use std::{
     fs,
     io::{BufRead, BufReader},
+    os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Stdio},
     sync::{
@@ -271,10 +272,7 @@ impl Orca {
             fs::create_dir_all(dir).unwrap();
         }
         // speech-dispatcher keeps its socket here, and wants it private.
-        Command::new("chmod")
-            .args(["700", runtime.to_str().unwrap()])
-            .status()
-            .unwrap();
+        fs::set_permissions(&runtime, fs::Permissions::from_mode(0o700)).unwrap();
         fs::write(
             config.join("speech-dispatcher/speechd.conf"),
             "AudioOutputMethod \"libao\"\n\
