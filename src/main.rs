@@ -8,6 +8,7 @@ use agent_chat::{
 };
 use bevy::{
     prelude::*,
+    render::RenderPlugin,
     winit::{UpdateMode, WinitSettings},
 };
 
@@ -20,16 +21,23 @@ fn main() -> AppExit {
 /// workarounds. `benches/weight/long_log.rs` runs this same app with a long log.
 pub(crate) fn window_app() -> App {
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "agent-chat".into(),
-            // X11's WM_CLASS and Wayland's app id: what ties the window to its launcher entry
-            // (`assets/desktop/agent-chat.desktop`) and its icon.
-            name: Some("agent-chat".into()),
-            ..default()
-        }),
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "agent-chat".into(),
+                    // X11's WM_CLASS and Wayland's app id: what ties the window to its launcher
+                    // entry (`assets/desktop/agent-chat.desktop`) and its icon.
+                    name: Some("agent-chat".into()),
+                    ..default()
+                }),
+                ..default()
+            })
+            // Vulkan, or OpenGL where no Vulkan driver answers: Bevy's renderer with a device
+            // chosen by the app, in the place of the one Bevy would choose.
+            .add_before::<RenderPlugin>(workarounds::gpu::ChooseGpu)
+            .disable::<RenderPlugin>(),
+    )
     .insert_resource(update_mode())
     .add_plugins((AgentChatPlugin, workarounds::plugin));
     if let Some(choice) = theme_choice() {

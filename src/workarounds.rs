@@ -6,9 +6,10 @@
 //! `tests/app/workarounds.rs` that reads the engine's own source, at the version Cargo.lock pins,
 //! and fails once the behaviour is gone. When the canary fails, the workaround may go.
 //!
-//! Five live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;
-//! headless tests have no window or renderer to work around. The fifth is a crate of its own,
-//! put in the build by the app's `[patch.crates-io]`:
+//! Six live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;
+//! headless tests have no window or renderer to work around. `main.rs` puts [`gpu::ChooseGpu`]
+//! in `DefaultPlugins` in place of `RenderPlugin`. The sixth is a crate of its own, put in the
+//! build by the app's `[patch.crates-io]`:
 //!
 //! | workaround | behaviour (Bevy 0.19.1) | upstream | canary |
 //! |---|---|---|---|
@@ -17,7 +18,8 @@
 //! | [`wake`]: a reader's request wakes the window | bevy_winit builds AccessKit's adapter with direct handlers, which queue the request without waking the event loop | report: "AccessKit action requests wait for the next window event in reactive mode" | `a_screen_readers_request_does_not_wake_bevy_winit` |
 //! | `workarounds/icon.rs`: the window's icon through winit | `Window` has no icon, and bevy_winit sets none: the taskbar and Alt+Tab show a blank | bevyengine/bevy#1031 (open) | `bevy_windows_have_no_icon` |
 //! | `workarounds/accesskit_unix`: AccessKit's Linux adapter 0.22 under 0.21's name | accesskit_unix 0.21 (what bevy_winit's accesskit_winit 0.32 asks for) puts the window on the accessibility bus only when `ScreenReaderEnabled` is set, which only GNOME's own switch sets: Orca started from a terminal or an autostart never heard the window | AccessKit/accesskit#713 (fixed in 0.22); Bevy takes it with a newer accesskit_winit | `bevy_builds_the_accesskit_linux_adapter_that_waits_for_screen_reader_enabled` |
-//! | [`explain_startup_failures`]: one line, not a backtrace | no display or GPU is a panic, not an error to handle | report: "return an error when the event loop or GPU adapter can't be created" | `the_startup_panics_main_explains_still_say_so` |
+//! | [`gpu`]: OpenGL where no Vulkan driver answers | bevy_render makes its wgpu instance without the display handle, so wgpu's OpenGL backend takes EGL's surfaceless platform, which cannot draw to a window, and Bevy panics choosing a present mode | report: "pass the event loop's display handle to `wgpu::InstanceDescriptor`" | `bevy_makes_its_wgpu_instance_without_the_display_handle` |
+//! | [`explain_startup_failures`]: one line, not a backtrace | no display is a panic, not an error to handle | report: "return an error when the event loop or GPU adapter can't be created" | `the_startup_panics_main_explains_still_say_so` |
 //!
 //! The others must act where the behaviour shows, and say so where they are:
 //!
@@ -50,6 +52,12 @@
 //! - **Return an error when the event loop or GPU adapter can't be created.** Without a display
 //!   `App::run` panics with `Failed to build event loop`, without an adapter with `Unable to
 //!   find a GPU!`; an app can only match the panic's text to tell its user what to install.
+//! - **bevy_render: pass the event loop's display handle to `wgpu::InstanceDescriptor`.**
+//!   `initialize_renderer` sets `display: None`. With the `gles` feature and no Vulkan driver,
+//!   wgpu's EGL then opens Mesa's surfaceless platform; its surfaces offer no present mode, and
+//!   `present_mode` panics ("Fallback system failed to choose present mode"). bevy_winit already
+//!   keeps the handle (`DisplayHandleWrapper`); with it, EGL opens the X11 or Wayland platform
+//!   and the window draws on llvmpipe's OpenGL (`workarounds::gpu`).
 //! - **bevy_simple_text_input: blink the caret on real time; draw it at the layout's cursor;
 //!   export the line's marker.** The blink timer reads `Res<Time>`, clamped by
 //!   `Time<Virtual>`'s `max_delta`, so a window that wakes only to blink blinks at half speed.
@@ -67,6 +75,7 @@
 
 use bevy::prelude::*;
 
+pub mod gpu;
 mod icon;
 pub mod repaint;
 mod startup;

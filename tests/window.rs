@@ -1178,17 +1178,114 @@ fn escape_closes_the_window_and_exits_with_success() {
 fn without_a_gpu_adapter_it_stops_with_one_line_that_says_what_to_do() {
     let _turn = Turn::take(false);
     let xvfb = Xvfb::start();
-    // Vulkan only, and a loader that finds no driver: no adapter at all.
+    // Neither a Vulkan driver nor OpenGL's EGL: no adapter at all.
     let mut app = Command::new(APP);
-    app.env("DISPLAY", &xvfb.display)
-        .env("WGPU_BACKEND", "vulkan")
-        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
-        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json");
-    assert_stops_with_one_line(
+    app.env("DISPLAY", &xvfb.display);
+    hide_vulkan(&mut app);
+    hide_opengl(&mut app);
+    let last = assert_stops_with_one_line(
         app,
         "agent-chat: no GPU adapter found",
         "mesa-vulkan-drivers",
     );
+    assert!(
+        last.contains("OpenGL") && last.contains("libgl1-mesa-dri"),
+        "what to install for OpenGL too: {last:?}"
+    );
+}
+
+/// Where no Vulkan driver answers, the app draws on OpenGL (`workarounds::gpu`), and what it
+/// draws is what Vulkan draws: the same line, of several scripts and a colour emoji, sent, found
+/// with the find bar and selected, on each backend in turn, compared pixel by pixel.
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan and OpenGL, xdotool, ImageMagick, xmodmap"]
+fn without_vulkan_it_draws_on_opengl_as_it_does_on_vulkan() {
+    let line = "find 안녕하세요 😀 مرحبا 日本語 ไทย find";
+    let [vulkan, opengl] = [false, true].map(|opengl| {
+        let name = if opengl { "on_opengl" } else { "on_vulkan" };
+        let mut x = Session::start_with(
+            name,
+            Setup {
+                opengl,
+                ..Setup::default()
+            },
+        );
+        let log = fs::read_to_string(x.shots.join("app.log")).unwrap();
+        let chosen: Vec<&str> = log.lines().filter(|l| l.contains("drawing with")).collect();
+        let backend = if opengl { "Gl" } else { "Vulkan" };
+        assert!(
+            chosen.len() == 1 && chosen[0].contains(&format!("drawing with {backend} on llvmpipe")),
+            "{name}: one line says the backend and adapter: {chosen:?}"
+        );
+        x.type_text(line);
+        x.key("Return");
+        let sent = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+        assert_one_exchange(&sent);
+        x.key("ctrl+f");
+        x.type_text("find");
+        let found = x.wait_for("found", |shot| {
+            in_colour(shot, rgb(shot.palette.find_current)) > 50
+                && in_colour(shot, rgb(shot.palette.find_match)) > 50
+        });
+        x.key("Escape");
+        let user = &sent.bubbles()[0];
+        x.click((user.left + 40, (user.top + user.bottom) / 2), 2);
+        let selection = rgb(x.palette.selection);
+        let selected = x.wait_for("selected", |shot| in_colour(shot, selection) > 200);
+        assert!(
+            sent.colourful_pixels(user) > 100,
+            "{}: the emoji is drawn in colour",
+            sent.name()
+        );
+        [sent, found, selected]
+    });
+    for (on_vulkan, on_opengl) in vulkan.iter().zip(&opengl) {
+        // The agent's row holds a reply picked at random: compare everything but its lines.
+        let agent = &on_vulkan.bubbles()[1];
+        let (mut same, mut compared) = (0, 0);
+        for y in (0..WINDOW.1).filter(|y| !(agent.top..=agent.bottom).contains(y)) {
+            for x in 0..WINDOW.0 {
+                compared += 1;
+                same += usize::from(close(on_vulkan.px(x, y), on_opengl.px(x, y)));
+            }
+        }
+        // A blinking caret may be shown in one and not the other: 200 pixels at most.
+        assert!(
+            compared - same <= 400,
+            "{} and {}: the same picture on both backends, but {} pixels differ",
+            on_vulkan.name(),
+            on_opengl.name(),
+            compared - same
+        );
+    }
+}
+
+/// How many pixels of the conversation are in `colour`.
+fn in_colour(shot: &Shot, colour: [u8; 3]) -> usize {
+    shot.conversation()
+        .chunks_exact(3)
+        .filter(|&p| p == colour)
+        .count()
+}
+
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn wgpu_backend_naming_a_backend_that_is_not_there_is_one_line() {
+    let _turn = Turn::take(false);
+    let xvfb = Xvfb::start();
+    for (value, hidden) in [("dx12", false), ("metal,webgpu", false), ("vulkan", true)] {
+        let mut app = Command::new(APP);
+        app.env("DISPLAY", &xvfb.display).env("WGPU_BACKEND", value);
+        if hidden {
+            hide_vulkan(&mut app);
+        }
+        let last = assert_stops_with_one_line(
+            app,
+            &format!("agent-chat: no GPU adapter for WGPU_BACKEND={value:?}"),
+            "vulkan or gl",
+        );
+        assert!(last.contains("unset it"), "how to go on: {last:?}");
+    }
 }
 
 /// Not ignored: it needs no display, and it must not open a window on a developer's desktop.
@@ -1200,8 +1297,8 @@ fn without_a_display_it_stops_with_one_line_that_says_what_to_do() {
 }
 
 /// Runs `app` and checks it fails with status 1, no panic report, and a last line that starts
-/// with `what` is missing and mentions `fix`.
-fn assert_stops_with_one_line(mut app: Command, what: &str, fix: &str) {
+/// with `what` is missing and mentions `fix`. Returns that line.
+fn assert_stops_with_one_line(mut app: Command, what: &str, fix: &str) -> String {
     let output = app.output().expect("run the app");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
@@ -1211,6 +1308,7 @@ fn assert_stops_with_one_line(mut app: Command, what: &str, fix: &str) {
         last.starts_with(what) && last.contains(fix),
         "the last line says what is missing and how to go on: {last:?}"
     );
+    last.to_owned()
 }
 
 #[test]

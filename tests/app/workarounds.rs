@@ -72,26 +72,41 @@ fn a_screen_readers_request_does_not_wake_bevy_winit() {
     );
 }
 
-/// Workaround: `workarounds::explain_startup_failures` turns two panics into one line each, by
-/// their text. Fails if the text changes (the hook would silently stop matching) or goes (Bevy
-/// may then return an error the app can handle instead).
+/// Workaround: `workarounds::explain_startup_failures` turns the panic of a missing display into
+/// one line, by its text. Fails if the text changes (the hook would silently stop matching) or
+/// goes (Bevy may then return an error the app can handle instead).
 #[test]
 fn the_startup_panics_main_explains_still_say_so() {
     let ours = std::fs::read_to_string(format!("{ROOT}/src/workarounds/startup.rs")).unwrap();
-    for (krate, file, text) in [
-        ("bevy_winit", "lib.rs", "Failed to build event loop"),
-        ("bevy_render", "renderer/mod.rs", "Unable to find a GPU"),
-    ] {
-        assert!(
-            crate_source(krate, file).contains(&format!("\"{text}")),
-            "{krate} {} no longer panics with {text:?}; see workarounds::explain_startup_failures",
-            locked_version(krate)
-        );
-        assert!(
-            ours.contains(&format!("\"{text}\"")),
-            "the hook matches {text:?}"
-        );
-    }
+    let (krate, file, text) = ("bevy_winit", "lib.rs", "Failed to build event loop");
+    assert!(
+        crate_source(krate, file).contains(&format!("\"{text}")),
+        "{krate} {} no longer panics with {text:?}; see workarounds::explain_startup_failures",
+        locked_version(krate)
+    );
+    assert!(
+        ours.contains(&format!("\"{text}\"")),
+        "the hook matches {text:?}"
+    );
+}
+
+/// Workaround: `workarounds::gpu` makes the wgpu instance itself, with the event loop's display
+/// handle, because bevy_render makes it without one and wgpu's OpenGL backend then cannot draw
+/// to a window. Fails once Bevy passes a display handle: then the app may go back to Bevy's own
+/// `RenderPlugin`, with the `gles` feature, and keep only the order (Vulkan first).
+#[test]
+fn bevy_makes_its_wgpu_instance_without_the_display_handle() {
+    let renderer = crate_source("bevy_render", "renderer/mod.rs");
+    let descriptor = between(
+        &renderer,
+        "let instance_descriptor = wgpu::InstanceDescriptor {",
+        "\n    };",
+    );
+    assert!(
+        descriptor.contains("display: None,"),
+        "bevy_render {} now gives wgpu a display handle; workarounds::gpu may go:\n{descriptor}",
+        locked_version("bevy_render")
+    );
 }
 
 /// Workaround: `workarounds::repaint` draws only what changed, because Bevy's UI renderer clears

@@ -102,6 +102,9 @@ pub struct Setup {
     /// a session's autostart starts it. The app serves its tree there once Orca is up.
     pub screen_reader: bool,
     pub theme: Theme,
+    /// Vulkan hidden (its loader finds no driver), as on a machine that has only OpenGL: the app
+    /// falls back to Mesa's OpenGL (`workarounds::gpu`).
+    pub opengl: bool,
 }
 
 /// A D-Bus session bus of the test's own, stopped on drop: ibus and the accessibility bus
@@ -398,6 +401,7 @@ impl Session {
             ime,
             screen_reader,
             theme,
+            opengl: _,
         } = setup;
         let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("window-tests")
@@ -946,11 +950,27 @@ pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -
                 "warn,agent_chat=debug,agent_chat::input::arrival=trace",
             );
     }
+    if setup.opengl {
+        hide_vulkan(&mut app);
+    }
     // X11 states no theme preference, so the app is dark unless told otherwise.
     if setup.theme == Theme::Light {
         app.env("AGENT_CHAT_THEME", "light");
     }
     app.spawn().expect("start the app")
+}
+
+/// Points the Vulkan loader at a driver list that is not there: no Vulkan adapter answers, as on
+/// a machine without `mesa-vulkan-drivers`.
+pub fn hide_vulkan(app: &mut Command) {
+    app.env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json");
+}
+
+/// Points glvnd's EGL at a vendor list that is not there: no OpenGL through EGL, as on a machine
+/// without Mesa's EGL.
+pub fn hide_opengl(app: &mut Command) {
+    app.env("__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/egl.json");
 }
 
 /// Runs a helper program against `display` and returns its stdout; panics with its stderr.
