@@ -24,6 +24,8 @@
 //!  ├─ FieldDrawing::Paint       paint_widget          before [TextInputSystem]
 //!  ├─ FieldDrawing::Rest        rest_when_idle        after FieldSystems, before [TextInputSystem]
 //!  ├─ CopySystems               after ReadInput, before [TextInputSystem]
+//!  ├─ ZoomSystems               zoom_with_the_wheel → hide_the_notice → zoom; after
+//!  │                            CopySystems, before [TextInputSystem]
 //!  ├─ [TextInputSystem]         the widget draws the field
 //!  ├─ FieldDrawing::Decorate    decorate              after [TextInputSystem], before Record
 //!  ├─ AppSystems::Record        record_submissions    after [TextInputSystem]
@@ -83,6 +85,7 @@ use crate::{
         focus::FocusSystems,
         mount_rows,
         selection::SelectionSystems,
+        zoom::ZoomSystems,
     },
 };
 
@@ -150,6 +153,12 @@ fn order_around_the_widget(app: &mut App) {
             // touch text and nodes).
             CopySystems
                 .after(AppSystems::ReadInput)
+                .before(TextInputSystem),
+            // After the keys that ask for a step, and after the copies, whose notice is beside
+            // the zoom's; the level is in `UiScale` before layout.
+            ZoomSystems
+                .after(AppSystems::ReadInput)
+                .after(CopySystems)
                 .before(TextInputSystem),
             // Before the chat records the line, and so before the rows are drawn (text of
             // their own, which Bevy cannot tell apart from the field's).

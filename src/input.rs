@@ -254,15 +254,21 @@ pub fn length_limit_notice() -> impl Bundle {
     )
 }
 
-/// A line of small text under the field in `colour`, hidden until something shows it. Hidden by
-/// taking it out of layout, so the empty space does not push the field up.
+/// A line of small text in `colour` on the field's background, in a frame, hidden until
+/// something shows it: one of the notices over the conversation (`view.rs`).
 pub fn notice(text: &str, colour: Swatch) -> impl Bundle {
     (
         Text::new(text),
         theme::small_font(),
-        Paint::text(colour),
+        Paint {
+            background: Some(|p| p.input_background),
+            text: Some(colour),
+            border: Some(|p| p.input_border),
+        },
         Node {
             display: Display::None,
+            padding: UiRect::axes(px(8), px(2)),
+            border: UiRect::all(px(1)),
             ..default()
         },
     )

@@ -4,6 +4,7 @@ use agent_chat::{
     AgentChatPlugin,
     input::caret,
     theme::{Theme, ThemeChoice},
+    view::zoom::ZoomLevel,
     workarounds,
 };
 use bevy::{
@@ -43,7 +44,23 @@ pub(crate) fn window_app() -> App {
     if let Some(choice) = theme_choice() {
         app.insert_resource(choice);
     }
+    if let Some(level) = zoom_level() {
+        app.insert_resource(level);
+    }
     app
+}
+
+/// `AGENT_CHAT_ZOOM=1.5` starts at 150% (the nearest of the levels, 0.5 to 3); Ctrl+0 still
+/// goes to 100%. Any other value is reported in one line and ignored.
+fn zoom_level() -> Option<ZoomLevel> {
+    let value = std::env::var("AGENT_CHAT_ZOOM").ok()?;
+    let level = value.trim().parse().ok().and_then(ZoomLevel::nearest);
+    if level.is_none() {
+        eprintln!(
+            "agent-chat: AGENT_CHAT_ZOOM is {value:?}; use a scale from 0.5 to 3, such as 1.5. Starting at 100%."
+        );
+    }
+    level
 }
 
 /// `AGENT_CHAT_THEME=light` or `dark` chooses the theme over the platform's preference (X11

@@ -695,10 +695,13 @@ fn drag_scrollbar(
         &ChildOf,
     )>,
     mut lists: Query<&mut VirtualList>,
+    zoom: Res<UiScale>,
 ) {
     if let Some(moved) = moves.read().last() {
         *pointer = Some(moved.position);
     }
+    // The pointer comes in the window's logical pixels; the list is in the zoomed ones.
+    let pointer = pointer.map(|at| at / zoom.0);
     let released = buttons.just_released(MouseButton::Left);
     for (mut thumb, thumb_node, thumb_transform, ChildOf(track_entity)) in &mut thumbs {
         // A drag ends at the release, but only after the pointer's last move before it: a slow
@@ -708,7 +711,7 @@ fn drag_scrollbar(
             thumb.drag_from = None;
         }
         let (Some(logical), Ok((bar, track, track_transform, shown))) =
-            (*pointer, tracks.get(*track_entity))
+            (pointer, tracks.get(*track_entity))
         else {
             continue;
         };
@@ -747,9 +750,18 @@ fn drag_scrollbar(
 /// How far one wheel notch moves: about one line of text.
 pub const LINE: f32 = theme::FONT_SIZE * 1.5;
 
-/// Scrolls the list by the mouse wheel. The keys that scroll it come through the field, which
-/// reads every key in order and knows where focus was at each (`view/focus.rs`).
-fn scroll_by_wheel(mut wheel: MessageReader<MouseWheel>, mut list: Single<&mut VirtualList>) {
+/// Scrolls the list by the mouse wheel; with Ctrl held, the wheel zooms instead
+/// (`view/zoom.rs`). The keys that scroll it come through the field, which reads every key in
+/// order and knows where focus was at each (`view/focus.rs`).
+fn scroll_by_wheel(
+    mut wheel: MessageReader<MouseWheel>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut list: Single<&mut VirtualList>,
+) {
+    if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+        wheel.clear();
+        return;
+    }
     let mut distance = 0.0;
     for notch in wheel.read() {
         distance -= f64::from(match notch.unit {

@@ -23,6 +23,7 @@ pub mod paragraph;
 pub mod reader;
 pub mod recycle;
 pub mod selection;
+pub mod zoom;
 
 use recycle::spare_rows;
 pub use recycle::{ReplyAnnouncement, RowRecycler, SpareRows};
@@ -40,6 +41,7 @@ pub(super) fn plugin(app: &mut App) {
             find::plugin,
             highlight::plugin,
             reader::plugin,
+            zoom::plugin,
         ))
         .add_systems(Startup, spawn_layout)
         .add_systems(
@@ -133,20 +135,42 @@ fn spawn_layout(theme: Res<Theme>, mut commands: Commands) {
         .with_child(input_bar(&theme));
 }
 
-/// The field, with the notices that show under it.
+/// The field, with the notices that show over the conversation's bottom edge, above it.
 fn input_bar(theme: &Theme) -> impl Bundle {
     (
         Name::new("Input bar"),
         Node {
             width: percent(100),
             flex_direction: FlexDirection::Column,
+            ..default()
+        },
+        children![input::chat_input(theme.palette()), notices()],
+    )
+}
+
+/// Where the notices show (the field is full, a message was copied, the zoom level): out of
+/// layout, over the conversation's bottom right corner, just above the field, so that a notice
+/// coming or going never moves the field or the rows.
+fn notices() -> impl Bundle {
+    (
+        Name::new("Notices"),
+        Node {
+            position_type: PositionType::Absolute,
+            bottom: percent(100),
+            right: px(0),
+            // The gap between the conversation and the field: its bottom is the conversation's.
+            margin: UiRect::bottom(px(theme::MARGIN)),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::FlexEnd,
             row_gap: px(4),
             ..default()
         },
+        // Over the rows, which come later in the tree.
+        GlobalZIndex(1),
         children![
-            input::chat_input(theme.palette()),
             input::length_limit_notice(),
             copy::copied_notice(),
+            zoom::zoom_notice(),
         ],
     )
 }

@@ -1194,6 +1194,143 @@ fn without_a_gpu_adapter_it_stops_with_one_line_that_says_what_to_do() {
     );
 }
 
+/// The height of the first row on screen, in pixels.
+fn first_row_height(shot: &Shot) -> f32 {
+    let bubbles = shot.bubbles();
+    bubbles.first().map_or(0.0, |b| (b.bottom - b.top) as f32)
+}
+
+/// Ctrl+= three times (110%, 125%, 150%) draws the rows larger, laid out again at the size, and
+/// Ctrl+0 draws them exactly as before, to the pixel.
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn ctrl_equals_three_times_makes_the_rows_larger_and_ctrl_0_restores_them_to_the_pixel() {
+    let mut x = Session::start("zoom");
+    x.type_text("확대해서 읽기 zoom");
+    x.key("Return");
+    let before = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+    let height = first_row_height(&before);
+    for _ in 0..3 {
+        x.key("ctrl+equal");
+    }
+    let zoomed = x.wait_for("150%", |shot| first_row_height(shot) >= 1.4 * height);
+    let bubbles = zoomed.bubbles();
+    assert!(
+        bubbles.len() == 2
+            && bubbles[0].side == Side::User
+            && bubbles[1].side == Side::Agent
+            && bubbles[0].left < 30
+            && bubbles[1].right > WINDOW.0 - 30,
+        "{}: the user's row at the left, then the reply at the right: {bubbles:?}",
+        zoomed.name()
+    );
+    x.key("ctrl+0");
+    // Any key but a zoom's puts the notice away; Right moves the empty field's caret nowhere.
+    x.key("Right");
+    let back = x.wait_for("100%", |shot| shot.conversation() == before.conversation());
+    assert_eq!(first_row_height(&back), height, "{}", back.name());
+}
+
+/// At 200% in a 640x480 window, the conversation still reads, scrolls and takes a line.
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn at_200_percent_in_a_640_by_480_window_every_row_still_shows_and_a_line_still_sends() {
+    for theme in [Theme::Dark, Theme::Light] {
+        let name = format!("zoom_200_small_{theme:?}").to_lowercase();
+        let mut x = Session::start_with(
+            &name,
+            Setup {
+                theme,
+                ..Setup::default()
+            },
+        );
+        let window = x.window.clone();
+        x.xdotool(&["windowsize", "--sync", &window, "640", "480"]);
+        for _ in 0..5 {
+            x.key("ctrl+equal");
+        }
+        for line in [
+            "첫 줄",
+            "둘째 줄은 조금 더 길게 써서 두 줄로 넘어가게 합니다",
+        ] {
+            x.type_text(line);
+            x.key("Return");
+        }
+        let shot = x.wait_for("sent at 200%", |shot| {
+            let bubbles = shot.bubbles();
+            bubbles.len() >= 2 && bubbles.iter().all(|b| b.right < 640 && b.bottom < 480)
+        });
+        let bubbles = shot.bubbles();
+        let newest = bubbles.last().unwrap();
+        assert_eq!(
+            newest.side,
+            Side::Agent,
+            "{}: the reply is the newest row",
+            shot.name()
+        );
+        assert!(
+            bubbles.iter().all(|b| b.text_pixels > 200),
+            "{}: text in every row",
+            shot.name()
+        );
+        assert!(
+            (newest.bottom - newest.top) as f32 >= 2.0 * 40.0,
+            "{}: drawn at 200%",
+            shot.name()
+        );
+        // The wheel scrolls back to the first line.
+        x.xdotool(&["mousemove", "--window", &window, "300", "150"]);
+        for _ in 0..10 {
+            x.xdotool(&["click", "4"]);
+        }
+        let top = x.wait_for("scrolled back", |shot| {
+            shot.bubbles().first().is_some_and(|b| b.side == Side::User)
+        });
+        assert!(
+            top.bubbles()[0].top < 60,
+            "{}: the first row at the top",
+            top.name()
+        );
+    }
+}
+
+/// The desktop's own scale (`Xft.dpi: 144`, 1.5) draws rows 1.5 times as tall, and the zoom
+/// multiplies with it.
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap, xrdb"]
+fn a_desktop_at_144_dpi_draws_at_one_and_a_half_and_the_zoom_multiplies_with_it() {
+    let send = |x: &mut Session| {
+        x.type_text("dpi");
+        x.key("Return");
+        let shot = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+        first_row_height(&shot)
+    };
+    let at_96 = send(&mut Session::start("dpi_96"));
+    let mut x = Session::start_with(
+        "dpi_144",
+        Setup {
+            xft_dpi: Some(144),
+            ..Setup::default()
+        },
+    );
+    let at_144 = send(&mut x);
+    let ratio = at_144 / at_96;
+    assert!(
+        (1.4..=1.6).contains(&ratio),
+        "rows {at_144} px tall at 144 dpi, {at_96} at 96: {ratio}"
+    );
+    x.key("ctrl+equal");
+    let zoomed = x.wait_for("110% at 144 dpi", |shot| {
+        first_row_height(shot) >= at_96 * 1.5 * 1.1 - 2.0
+    });
+    let ratio = first_row_height(&zoomed) / at_96;
+    assert!(
+        (1.55..=1.75).contains(&ratio),
+        "{}: 1.5 times 1.1: {ratio}",
+        zoomed.name()
+    );
+}
+
 /// Where no Vulkan driver answers, the app draws on OpenGL (`workarounds::gpu`), and what it
 /// draws is what Vulkan draws: the same line, of several scripts and a colour emoji, sent, found
 /// with the find bar and selected, on each backend in turn, compared pixel by pixel.

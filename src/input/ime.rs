@@ -34,6 +34,7 @@ pub(super) fn place_ime_window(
     >,
     bars: Query<(&ComputedNode, Ref<UiGlobalTransform>, &ChildOf), With<CaretBar>>,
     parents: Query<&ChildOf>,
+    zoom: Res<UiScale>,
 ) {
     // The focused field, or the chat's while focus is elsewhere: what is typed lands there.
     let field = input_focus
@@ -68,8 +69,9 @@ pub(super) fn place_ime_window(
     if let Some(x) = caret_x {
         corner.x = x.clamp(corner.x, transform.transform_point2(content.max).x);
     }
-    // Layout is in physical pixels; the window wants logical ones.
-    let position = corner / target.scale_factor();
+    // Layout is in physical pixels; the window wants its logical ones, which the zoom does not
+    // scale (the target's scale factor is the window's and the zoom's together).
+    let position = corner / (target.scale_factor() / zoom.0);
     if !window.ime_enabled {
         window.ime_enabled = true;
     }

@@ -12,7 +12,10 @@ use super::{
     ConversationInput,
     keys::{self, Action, Modifiers},
 };
-use crate::view::find::{self, Find};
+use crate::view::{
+    find::{self, Find},
+    zoom::{self, Zoom},
+};
 
 /// What can have keyboard focus, as far as keys are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +35,8 @@ pub(super) enum Route {
     Ignore,
     /// Opens, walks or closes the find bar, wherever focus is.
     Find(Find),
+    /// Zooms the whole window, wherever focus is.
+    Zoom(Zoom),
     /// Passed on to the conversation, which walks, acts or scrolls (`view/focus.rs`).
     ToConversation(ConversationInput),
     /// Focus moves to this target, for the keys after this one.
@@ -44,6 +49,9 @@ pub(super) enum Route {
 pub(super) fn route(key: &KeyboardInput, held: Modifiers, target: KeyTarget) -> Route {
     if let Some(find) = find::key_asks(key, held, target == KeyTarget::FindBar) {
         return Route::Find(find);
+    }
+    if let Some(step) = zoom::key_asks(key, held) {
+        return Route::Zoom(step);
     }
     match target {
         KeyTarget::ChatField => in_chat_field(key, held),
@@ -166,6 +174,47 @@ mod tests {
         assert_eq!(
             plain(KeyCode::F24, Key::Character("ㅎ".into()), ChatField),
             Route::Edit(ChatField, Action::Type("ㅎ".into()))
+        );
+    }
+
+    #[test]
+    fn the_zoom_keys_zoom_wherever_focus_is_and_type_nothing() {
+        use KeyTarget::*;
+        let mut ctrl = Modifiers::default();
+        ctrl.note(&press(KeyCode::ControlLeft, Key::Control));
+        let with_ctrl = |key_code, text: &str, target| {
+            route(&press(key_code, Key::Character(text.into())), ctrl, target)
+        };
+        for target in [ChatField, FindBar, Conversation] {
+            assert_eq!(
+                with_ctrl(KeyCode::Equal, "=", target),
+                Route::Zoom(Zoom::In)
+            );
+            assert_eq!(
+                with_ctrl(KeyCode::Equal, "+", target),
+                Route::Zoom(Zoom::In)
+            );
+            assert_eq!(
+                with_ctrl(KeyCode::NumpadAdd, "+", target),
+                Route::Zoom(Zoom::In)
+            );
+            assert_eq!(
+                with_ctrl(KeyCode::Minus, "-", target),
+                Route::Zoom(Zoom::Out)
+            );
+            assert_eq!(
+                with_ctrl(KeyCode::NumpadSubtract, "-", target),
+                Route::Zoom(Zoom::Out)
+            );
+            assert_eq!(
+                with_ctrl(KeyCode::Digit0, "0", target),
+                Route::Zoom(Zoom::Reset)
+            );
+        }
+        // Without Ctrl they type, as ever.
+        assert_eq!(
+            plain(KeyCode::Equal, Key::Character("=".into()), ChatField),
+            Route::Edit(ChatField, Action::Type("=".into()))
         );
     }
 

@@ -37,7 +37,10 @@ use super::{
     clock::InputClock,
     editor::{Affinity, LineEditor, nearest_boundary},
 };
-use crate::theme::{Palette, Theme};
+use crate::{
+    theme::{Palette, Theme},
+    view::zoom::window_scale,
+};
 
 pub(super) fn plugin(app: &mut App) {
     // After the widget, which rewrites its spans in the frame the line changes (`frame.rs`).
@@ -374,13 +377,14 @@ pub(super) fn point_and_drag(
     mut input_focus: ResMut<InputFocus>,
     mut pastes: MessageWriter<PastePrimary>,
     clock: Res<InputClock>,
+    zoom: Res<UiScale>,
 ) {
     // Where a pointer at `at` (logical pixels) lands in `field`'s line.
     let hit = |field: Entity, at: Vec2| {
         let (laid_out, layout, node, transform) =
             lines.iter().find(|(line, ..)| line.field == field)?;
-        // The pointer comes in logical pixels, layout is in physical ones.
-        let x = at.x * node.inverse_scale_factor().recip();
+        // The pointer comes in the window's logical pixels, layout is in physical ones.
+        let x = at.x * window_scale(node, &zoom);
         let left = transform.transform_point2(-node.size() / 2.0).x;
         Some(laid_out.hit(layout.buffer(), x - left))
     };
@@ -409,7 +413,7 @@ pub(super) fn point_and_drag(
                     continue;
                 };
                 let pressed = fields.iter_mut().find(|(_, _, node, transform)| {
-                    node.contains_point(**transform, at * node.inverse_scale_factor().recip())
+                    node.contains_point(**transform, at * window_scale(node, &zoom))
                 });
                 let Some((entity, mut field, _, _)) = pressed else {
                     continue;

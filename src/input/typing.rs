@@ -50,7 +50,10 @@ use super::{
 };
 use crate::{
     text_direction::starts_right_to_left,
-    view::find::{Find, FindField},
+    view::{
+        find::{Find, FindField},
+        zoom::Zoom,
+    },
 };
 
 /// How long typing waits for the clipboard's text after Ctrl+V. A clipboard answers within
@@ -80,6 +83,7 @@ pub(super) struct Outcomes<'w> {
     newest_reply: MessageWriter<'w, CopyNewestReply>,
     conversation: MessageWriter<'w, ConversationInput>,
     finds: MessageWriter<'w, Find>,
+    zooms: MessageWriter<'w, Zoom>,
 }
 
 /// Applies the frame's typing to the focused field (the chat's, or the find bar's), in order;
@@ -298,6 +302,9 @@ impl<'a> KeyFocus<'a> {
                     self.at = None;
                 }
                 out.finds.write(find);
+            }
+            Route::Zoom(step) => {
+                out.zooms.write(step);
             }
             Route::ToConversation(input) => {
                 out.conversation.write(input);

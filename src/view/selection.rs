@@ -44,6 +44,7 @@ use super::{
     Bubble, Conversation, MessageRow, bubble_and_text,
     copy::{CopyButton, CopyText},
     paragraph::LaidOut,
+    zoom::window_scale,
 };
 use crate::{
     chat::{ChatMessage, MessageLog, Role, RoleStyle},
@@ -405,9 +406,10 @@ fn select_with_pointer(
     rows: RowsOnScreen,
     mut redraw: MessageWriter<RequestRedraw>,
     mut primary: MessageWriter<WritePrimary>,
+    zoom: Res<UiScale>,
 ) {
     let (node, transform, ChildOf(pane), mut list) = conversation.into_inner();
-    let view = View::of(node, transform);
+    let view = View::of(node, transform, &zoom);
     for event in events.read() {
         match event {
             WindowEvent::CursorMoved(moved) => {
@@ -474,10 +476,10 @@ struct View {
 }
 
 impl View {
-    fn of(node: &ComputedNode, transform: &UiGlobalTransform) -> Self {
+    fn of(node: &ComputedNode, transform: &UiGlobalTransform, zoom: &UiScale) -> Self {
         let top = transform.transform_point2(-node.size() / 2.0).y;
         Self {
-            to_physical: node.inverse_scale_factor().recip(),
+            to_physical: window_scale(node, zoom),
             top,
             bottom: top + node.size().y,
         }

@@ -26,3 +26,4 @@ mod selection;
 mod theme;
 mod tour;
 mod workarounds;
+mod zoom;

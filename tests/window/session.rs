@@ -105,6 +105,10 @@ pub struct Setup {
     /// Vulkan hidden (its loader finds no driver), as on a machine that has only OpenGL: the app
     /// falls back to Mesa's OpenGL (`workarounds::gpu`).
     pub opengl: bool,
+    /// The desktop's `Xft.dpi`, set in the X server's resources before the app starts (96 is
+    /// scale 1, 144 is 1.5). The window is then sized to 1280x720 physical pixels, the part
+    /// screenshots take.
+    pub xft_dpi: Option<u32>,
 }
 
 /// A D-Bus session bus of the test's own, stopped on drop: ibus and the accessibility bus
@@ -402,6 +406,7 @@ impl Session {
             screen_reader,
             theme,
             opengl: _,
+            xft_dpi,
         } = setup;
         let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("window-tests")
@@ -412,6 +417,15 @@ impl Session {
         let orca_turn = screen_reader.then(|| ORCA.lock().unwrap_or_else(PoisonError::into_inner));
         let turn = Turn::take(ime);
         let xvfb = Xvfb::start();
+        if let Some(dpi) = xft_dpi {
+            let resources = shots.join("Xresources");
+            fs::write(&resources, format!("Xft.dpi: {dpi}\n")).unwrap();
+            run(
+                "xrdb",
+                &["-merge", resources.to_str().unwrap()],
+                &xvfb.display,
+            );
+        }
         let bus = (ime || screen_reader).then(|| SessionBus::start(&shots));
         let ibus = bus
             .as_ref()
@@ -484,6 +498,11 @@ impl Session {
             _turn: turn,
             _orca_turn: orca_turn,
         };
+        if xft_dpi.is_some() {
+            let (width, height) = (WINDOW.0.to_string(), WINDOW.1.to_string());
+            let window = session.window.clone();
+            session.xdotool(&["windowsize", "--sync", &window, &width, &height]);
+        }
         // No window manager: give keyboard focus directly (windowactivate needs a WM).
         session.xdotool(&["windowfocus", "--sync", &session.window.clone()]);
         session.wait_for("first-frame", |shot| shot.input_bar().is_some());

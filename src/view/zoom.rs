@@ -1,0 +1,264 @@
+//! Zoom: the whole window drawn larger or smaller, from 50% to 300% in the steps browsers take.
+//!
+//! Ctrl+= or Ctrl++ (on the main row or the keypad) zooms in, Ctrl+- zooms out, Ctrl+0 goes
+//! back to 100%, and Ctrl with the wheel zooms a step a notch, wherever keyboard focus is. A
+//! notice over the conversation shows the level (`150%`), and screen readers hear it as they
+//! hear the copied notice. `AGENT_CHAT_ZOOM=1.5` starts at a level (`main.rs`); nothing is
+//! stored.
+//!
+//! The level is Bevy's [`UiScale`]: every node, border and glyph is laid out and drawn again at
+//! the new size, and text is shaped at it (crisp, not a scaled bitmap). It multiplies with the
+//! desktop's own scale (winit's scale factor, `Xft.dpi` on X11). Layout's logical pixels are
+//! the zoomed ones: the list's heights, the caret's place and the notices are in them, and
+//! nothing there changes. The pointer comes in the window's logical pixels, so code that puts
+//! the pointer on a node converts with [`window_scale`].
+//!
+//! What stays as it was across a step: the message at the top of the view (the list keeps its
+//! anchor, as when the window is resized), the selection, the find bar's matches, the keyboard
+//! focus, and the field's text, caret and composition. None of them is in pixels.
+
+use bevy::{
+    a11y::AccessibilityNode,
+    input::{
+        keyboard::{Key, KeyboardInput},
+        mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
+    },
+    prelude::*,
+};
+
+use crate::{
+    a11y::announcement,
+    input::{self, keys::Modifiers},
+    scroll,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.register_type::<ZoomNotice>()
+        .register_type::<ZoomAnnouncement>()
+        .add_message::<Zoom>()
+        .init_resource::<ZoomLevel>()
+        // `UiPlugin` makes it too; headless apps have none.
+        .init_resource::<UiScale>()
+        .add_systems(Startup, start_at)
+        .add_systems(
+            Update,
+            (zoom_with_the_wheel, hide_the_notice, zoom)
+                .chain()
+                .in_set(ZoomSystems),
+        );
+}
+
+/// The zoom's systems: after the frame's keys and wheel are read, before the widget draws.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ZoomSystems;
+
+/// The levels, as browsers have them between 50% and 300%.
+pub const LEVELS: [f32; 13] = [
+    0.5, 0.67, 0.75, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0,
+];
+
+/// Where [`LEVELS`] has 100%.
+const ACTUAL_SIZE: usize = 5;
+
+/// A step of the zoom, asked for by a key or a wheel notch.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zoom {
+    /// One level larger, up to 300%.
+    In,
+    /// One level smaller, down to 50%.
+    Out,
+    /// Back to 100%.
+    Reset,
+}
+
+/// The zoom level: an index into [`LEVELS`]. A step puts it in Bevy's [`UiScale`].
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZoomLevel(usize);
+
+impl Default for ZoomLevel {
+    fn default() -> Self {
+        Self(ACTUAL_SIZE)
+    }
+}
+
+impl ZoomLevel {
+    /// The level nearest to `factor` (`1.5` for 150%); `None` outside 50% to 300%.
+    pub fn nearest(factor: f32) -> Option<Self> {
+        if !(LEVELS[0]..=LEVELS[LEVELS.len() - 1]).contains(&factor) {
+            return None;
+        }
+        let distance = |level: f32| (level - factor).abs();
+        (0..LEVELS.len())
+            .min_by(|&a, &b| distance(LEVELS[a]).total_cmp(&distance(LEVELS[b])))
+            .map(Self)
+    }
+
+    /// The level's scale: 1.0 at 100%.
+    pub fn factor(self) -> f32 {
+        LEVELS[self.0]
+    }
+
+    /// The level after `step`, held between 50% and 300%.
+    pub fn stepped(self, step: Zoom) -> Self {
+        Self(match step {
+            Zoom::In => (self.0 + 1).min(LEVELS.len() - 1),
+            Zoom::Out => self.0.saturating_sub(1),
+            Zoom::Reset => ACTUAL_SIZE,
+        })
+    }
+
+    /// What the notice says: `150%`.
+    pub fn percent(self) -> String {
+        format!("{:.0}%", self.factor() * 100.0)
+    }
+}
+
+/// The zoom key `key` is, pressed with `held`: Ctrl with `=` or `+` (on the main row or the
+/// keypad), `-`, or `0`. Read by what the key types, so it is where the layout puts it; by its
+/// place on the keyboard where Ctrl makes it type nothing.
+pub fn key_asks(key: &KeyboardInput, held: Modifiers) -> Option<Zoom> {
+    if !key.state.is_pressed() || !held.ctrl() || held.alt_or_meta() {
+        return None;
+    }
+    if let Key::Character(text) = &key.logical_key {
+        match text.as_str() {
+            "=" | "+" => return Some(Zoom::In),
+            "-" => return Some(Zoom::Out),
+            "0" => return Some(Zoom::Reset),
+            _ => {}
+        }
+    }
+    match key.key_code {
+        KeyCode::Equal | KeyCode::NumpadAdd => Some(Zoom::In),
+        KeyCode::Minus | KeyCode::NumpadSubtract => Some(Zoom::Out),
+        KeyCode::Digit0 | KeyCode::Numpad0 => Some(Zoom::Reset),
+        _ => None,
+    }
+}
+
+/// The window's own scale (winit's, which follows the desktop's), from a node's: a node's
+/// [`ComputedNode::inverse_scale_factor`] is that of the window and the zoom together. The
+/// pointer comes in the window's logical pixels; times this, in layout's physical ones.
+pub fn window_scale(node: &ComputedNode, zoom: &UiScale) -> f32 {
+    (node.inverse_scale_factor() * zoom.0).recip()
+}
+
+/// Marks the notice that shows the zoom level; hidden until a step.
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct ZoomNotice;
+
+/// What screen readers are told of a step: the level, once.
+#[derive(Component, Reflect, Debug, Default)]
+#[reflect(Component)]
+pub struct ZoomAnnouncement;
+
+/// The notice, to place with the others over the conversation (`view.rs`).
+pub(super) fn zoom_notice() -> impl Bundle {
+    (
+        Name::new("Zoom notice"),
+        ZoomNotice,
+        input::notice("100%", |p| p.text),
+    )
+}
+
+/// Ctrl with the wheel: a step a notch, in for a notch away from the user. A touchpad's
+/// pixels make a step each wheel line's worth. The list does not scroll meanwhile
+/// (`scroll::scroll_by_wheel`).
+fn zoom_with_the_wheel(
+    mut wheel: MessageReader<MouseWheel>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut steps: MessageWriter<Zoom>,
+    mut pixels: Local<f32>,
+) {
+    if !keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+        wheel.clear();
+        *pixels = 0.0;
+        return;
+    }
+    for notch in wheel.read() {
+        let notches = match notch.unit {
+            MouseScrollUnit::Line => notch.y,
+            MouseScrollUnit::Pixel => {
+                *pixels += notch.y;
+                let whole = (*pixels / scroll::LINE).trunc();
+                *pixels -= whole * scroll::LINE;
+                whole
+            }
+        };
+        let step = if notches > 0.0 { Zoom::In } else { Zoom::Out };
+        // At most from one end of the levels to the other: a thousand notches in a frame
+        // are twelve steps.
+        let count = (notches.abs() as usize).min(LEVELS.len());
+        steps.write_batch(std::iter::repeat_n(step, count));
+    }
+}
+
+/// Hides the notice at the next key or click that is not a zoom, as the copied notice goes.
+fn hide_the_notice(
+    mut keys: MessageReader<KeyboardInput>,
+    mut clicks: MessageReader<MouseButtonInput>,
+    mut held: Local<Modifiers>,
+    mut notice: Single<&mut Node, With<ZoomNotice>>,
+    mut said: Query<&mut AccessibilityNode, With<ZoomAnnouncement>>,
+) {
+    let mut moved_on = clicks.read().any(|click| click.state.is_pressed());
+    for key in keys.read() {
+        held.note(key);
+        moved_on |= key.state.is_pressed()
+            && key_asks(key, *held).is_none()
+            && !matches!(
+                key.key_code,
+                KeyCode::ControlLeft
+                    | KeyCode::ControlRight
+                    | KeyCode::ShiftLeft
+                    | KeyCode::ShiftRight
+            );
+    }
+    if moved_on && notice.display != Display::None {
+        notice.display = Display::None;
+        for mut node in &mut said {
+            node.set_hidden();
+        }
+    }
+}
+
+/// Carries out the frame's steps: the new level in [`UiScale`], the notice shown with it, and
+/// a status line for screen readers, made anew for each step (a live region is read when it
+/// appears). At either end a step changes nothing, but the notice still says where it is.
+fn zoom(
+    mut steps: MessageReader<Zoom>,
+    mut level: ResMut<ZoomLevel>,
+    mut scale: ResMut<UiScale>,
+    notice: Single<(&mut Node, &mut Text, &ChildOf), With<ZoomNotice>>,
+    said: Query<Entity, With<ZoomAnnouncement>>,
+    mut commands: Commands,
+) {
+    let Some(now) = steps.read().fold(None, |now: Option<ZoomLevel>, &step| {
+        Some(now.unwrap_or(*level).stepped(step))
+    }) else {
+        return;
+    };
+    level.set_if_neq(now);
+    if scale.0 != now.factor() {
+        scale.0 = now.factor();
+    }
+    let (mut node, mut text, ChildOf(notices)) = notice.into_inner();
+    node.display = Display::Flex;
+    text.0 = now.percent();
+    for old in &said {
+        commands.entity(old).despawn();
+    }
+    commands.entity(*notices).with_child((
+        Name::new("Zoom announcement"),
+        ZoomAnnouncement,
+        announcement(&now.percent()),
+    ));
+}
+
+/// Applies the starting level (`AGENT_CHAT_ZOOM`) to [`UiScale`] before the first layout.
+fn start_at(level: Res<ZoomLevel>, mut scale: ResMut<UiScale>) {
+    if scale.0 != level.factor() {
+        scale.0 = level.factor();
+    }
+}
