@@ -2,9 +2,10 @@
 # Instructions executed by one laid-out frame (benches/frame_instructions.rs under valgrind's
 # callgrind) when the log holds 100, 10,000 and 100,000 messages: an idle frame, a submission,
 # a wheel notch in the middle of the conversation, Ctrl+Home from the newest message,
-# keyboard focus moved one message down in the middle, a selection dragged on by a row, and an
-# idle frame with the find bar open and its matches drawn. Then holds Down through 1,000 messages
-# and counts the frames that showed no focused row. The
+# keyboard focus moved one message down in the middle, a selection dragged on by a row, a zoom
+# step (Ctrl+=), and an idle frame with the find bar open and its matches drawn. Then holds Down through 1,000 messages
+# and counts the frames that showed no focused row, and prints the glyph atlases' memory as the
+# zoom visits every level. The
 # times of `cargo bench --profile dev --bench frame` drift with this shared machine's load; these
 # counts do not, so the ratios repeat from run to run.
 #
@@ -29,7 +30,7 @@ count() { # case, messages logged -> instructions in the measured frame
 }
 
 declare -A n
-cases="idle submission wheel home down drag find-idle"
+cases="idle submission wheel home down drag zoom find-idle"
 for case in $cases; do
   for logged in 100 10000 100000; do
     n[$case,$logged]=$(count "$case" "$logged")
@@ -50,3 +51,4 @@ for logged in 100 10000 100000; do
     'BEGIN {printf "drag / wheel at %6d: %.2f   find-idle / idle at %6d: %.3f\n", l, d / w, l, f / i}'
 done
 "$bin" hold-down 100000
+"$bin" atlas 100

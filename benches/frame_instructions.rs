@@ -1,8 +1,10 @@
 //! One frame of `benches/frame.rs`, once, with full UI layout: `idle`, `submission`, `wheel`
 //! (one notch in the middle), `home` (Ctrl+Home from the newest), `down` (keyboard focus one
-//! message down, from the middle), `drag` (a selection dragged on by a row, at the newest) or
+//! message down, from the middle), `drag` (a selection dragged on by a row, at the newest),
+//! `zoom` (Ctrl+=, 100% to 110%, at the newest) or
 //! `find-idle` (idle, with the find bar open and its matches drawn in view), on a log that
 //! already holds the given number of messages.
+//! `atlas` prints the glyph atlases' memory as the zoom visits every level and comes back.
 //! `hold-down` is no single frame: it holds Down through 1,000 messages from the middle and
 //! prints how many frames showed no focused row, whole, in view. `benches/frame-instructions.sh` runs it under callgrind, which
 //! counts the instructions of [`measured_frame`] alone: a count that does not drift with the
@@ -74,6 +76,12 @@ fn main() {
             mouse(&mut app, from.lerp(to, 0.5), None);
             measured_frame(&mut app, |app| mouse(app, to, None));
         }
+        "zoom" => {
+            // Ctrl+= from 100% to 110%: every row laid out again at the new size.
+            tap_down(&mut app, KeyCode::ControlLeft);
+            tap(&mut app, KeyCode::Equal, Key::Character("=".into()));
+            measured_frame(&mut app, App::update);
+        }
         "find-idle" => {
             // The find bar open, its query's matches drawn in the rows in view.
             tap_down(&mut app, KeyCode::ControlLeft);
@@ -98,6 +106,28 @@ fn main() {
             app.update();
             measured_frame(&mut app, App::update);
         }
+        "atlas" => {
+            // Every zoom level visited once, up and then down, and back to 100%: the glyph
+            // atlases' memory after each.
+            println!("glyph atlases at 100%: {} KiB", atlas_kib(&mut app));
+            let ctrl = |app: &mut App, key: KeyCode, text: &str| {
+                tap_down(app, KeyCode::ControlLeft);
+                tap(app, key, Key::Character(text.into()));
+                tap_up(app, KeyCode::ControlLeft);
+                app.update();
+                app.update();
+            };
+            for _ in 0..7 {
+                ctrl(&mut app, KeyCode::Equal, "=");
+            }
+            println!("... up to 300%: {} KiB", atlas_kib(&mut app));
+            for _ in 0..12 {
+                ctrl(&mut app, KeyCode::Minus, "-");
+            }
+            println!("... down to 50%: {} KiB", atlas_kib(&mut app));
+            ctrl(&mut app, KeyCode::Digit0, "0");
+            println!("back at 100%: {} KiB", atlas_kib(&mut app));
+        }
         "hold-down" => {
             let from = focus_the_middle(&mut app);
             let mut missing = 0;
@@ -112,9 +142,25 @@ fn main() {
             println!("frames without the focused row, whole, in view: {missing} of 1000");
         }
         other => panic!(
-            "no case {other:?}: idle, submission, wheel, home, down, drag, find-idle or hold-down"
+            "no case {other:?}: idle, submission, wheel, home, down, drag, zoom, find-idle, atlas \
+             or hold-down"
         ),
     }
+}
+
+/// The glyph atlases' pixels, in KiB: every atlas texture Bevy's text keeps, for every font
+/// and size drawn so far.
+fn atlas_kib(app: &mut App) -> usize {
+    let world = app.world();
+    let images = world.resource::<Assets<Image>>();
+    let bytes: usize = world
+        .resource::<bevy::text::FontAtlasSet>()
+        .values()
+        .flatten()
+        .filter_map(|atlas| images.get(&atlas.texture))
+        .filter_map(|image| image.data.as_ref().map(Vec::len))
+        .sum();
+    bytes / 1024
 }
 
 /// The frame being counted; the script tells callgrind to count inside this function only.

@@ -67,7 +67,11 @@ pub(super) fn place_ime_window(
     // A node's transform is its centre.
     let caret_x = bar.map(|(bar, at)| at.transform_point2(-bar.size() / 2.0).x);
     if let Some(x) = caret_x {
-        corner.x = x.clamp(corner.x, transform.transform_point2(content.max).x);
+        // Not `clamp`: in a field narrower than its padding (a tiny window, a high zoom) the
+        // text area's right edge is left of its left one.
+        corner.x = x
+            .min(transform.transform_point2(content.max).x)
+            .max(corner.x);
     }
     // Layout is in physical pixels; the window wants its logical ones, which the zoom does not
     // scale (the target's scale factor is the window's and the zoom's together).

@@ -121,11 +121,13 @@ pub(super) fn edit_field(
         let action = match typed {
             Typed::Key(key) => {
                 backlog.held.note(&key);
-                // While the IME composes, keys are its own.
-                if focus.composing(&fields) {
+                let route = route(&key, backlog.held, focus.target());
+                // While the IME composes, keys are its own; but for a zoom, which changes only
+                // the size of what is composed.
+                if focus.composing(&fields) && !matches!(route, Route::Zoom(_)) {
                     continue;
                 }
-                focus.follow(route(&key, backlog.held, focus.target()), &mut out)
+                focus.follow(route, &mut out)
             }
             Typed::Ime(ime) => {
                 let ended = empties_preedit(&ime) && focus.composing(&fields);

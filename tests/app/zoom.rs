@@ -5,11 +5,13 @@ use crate::common;
 
 use agent_chat::{
     chat::MessageLog,
-    input::ChatInput,
+    input::{ChatInput, Field},
     scroll::Item,
     view::{
         Conversation,
         copy::CopiedNotice,
+        find::{FindField, Finder},
+        selection::ConversationSelection,
         zoom::{LEVELS, ZoomAnnouncement, ZoomLevel, ZoomNotice},
     },
 };
@@ -20,6 +22,7 @@ use bevy::{
         mouse::{MouseScrollUnit, MouseWheel},
         touch::TouchPhase,
     },
+    input_focus::InputFocus,
     prelude::*,
     ui::UiScale,
 };
@@ -404,4 +407,143 @@ fn at_200_percent_the_input_methods_list_opens_under_the_caret() {
         (at.x - caret_x).abs() < 2.0 && (field.max.y - 30.0..field.max.y).contains(&at.y),
         "at the caret ({caret_x}), at the bottom of the field ({field:?}): {at}"
     );
+}
+
+#[test]
+fn a_step_keeps_the_composition_the_selection_the_matches_and_the_focus() {
+    let mut app = laid_out_app();
+    fill_log(&mut app, 40);
+    finish_mounting(&mut app);
+
+    // In the field, a line typed and a syllable being composed.
+    type_text(&mut app, "안녕");
+    deliver(
+        &mut app,
+        bevy::window::Ime::Preedit {
+            window: Entity::PLACEHOLDER,
+            value: "하".into(),
+            cursor: Some((3, 3)),
+        },
+    );
+    app.update();
+    let line = |app: &mut App| {
+        let field = the::<ChatInput>(app);
+        let line = app.world().get::<Field>(field).unwrap().line();
+        (line.text().to_owned(), line.caret(), line.is_composing())
+    };
+    let composing = line(&mut app);
+    assert!(composing.2, "composing before the step");
+    zoom_in(&mut app);
+    assert_eq!(scale(&app), 1.1);
+    assert_eq!(
+        line(&mut app),
+        composing,
+        "the text, caret and composition as they were"
+    );
+    deliver(
+        &mut app,
+        bevy::window::Ime::Commit {
+            window: Entity::PLACEHOLDER,
+            value: "하".into(),
+        },
+    );
+    app.update();
+    assert_eq!(line(&mut app).0, "안녕하");
+
+    // In the conversation, everything selected; then the find bar open on a query.
+    tap(&mut app, KeyCode::Tab, Key::Tab);
+    app.update();
+    ctrl(&mut app, KeyCode::KeyA, "a");
+    let selected = app.world().resource::<ConversationSelection>().clone();
+    assert!(!selected.is_empty(), "Ctrl+A selected the conversation");
+    ctrl(&mut app, KeyCode::KeyF, "f");
+    key_in(&mut app, "메시지 1");
+    for _ in 0..5 {
+        app.update();
+    }
+    let finder = app.world().resource::<Finder>();
+    let (count, current) = (finder.count(), finder.current());
+    assert!(count > 1, "the query has matches");
+    let focus = app.world().resource::<InputFocus>().get();
+    assert_eq!(focus, Some(the::<FindField>(&mut app)));
+
+    zoom_in(&mut app);
+    zoom_out(&mut app);
+    zoom_out(&mut app);
+    assert_eq!(scale(&app), 1.0, "110% + 1 - 2 steps");
+    for _ in 0..3 {
+        app.update();
+    }
+    let finder = app.world().resource::<Finder>();
+    assert_eq!(
+        (finder.count(), finder.current()),
+        (count, current),
+        "the matches"
+    );
+    assert_eq!(
+        app.world().resource::<ConversationSelection>(),
+        &selected,
+        "the selection"
+    );
+    assert_eq!(
+        app.world().resource::<InputFocus>().get(),
+        focus,
+        "the focus"
+    );
+    assert_eq!(line(&mut app).0, "안녕하", "the field's text");
+}
+
+#[test]
+fn a_100_by_60_window_at_300_percent_still_takes_lines_and_held_keys_and_clicks_break_nothing() {
+    let mut app = laid_out_app_at(bevy::window::WindowResolution::new(100, 60));
+    fill_log(&mut app, 10);
+    // Zoom keys held down: the platform repeats them, dozens a frame.
+    for _ in 0..4 {
+        tap_down(&mut app, KeyCode::ControlLeft);
+        for _ in 0..30 {
+            tap(&mut app, KeyCode::Equal, Key::Character("=".into()));
+        }
+        tap_up(&mut app, KeyCode::ControlLeft);
+        app.update();
+    }
+    assert_eq!(scale(&app), 3.0);
+    // Clicks all over the window, and a drag held through a step.
+    for y in (0..60).step_by(7) {
+        for x in (0..100).step_by(9) {
+            pointer(
+                &mut app,
+                Vec2::new(x as f32, y as f32),
+                Some(bevy::input::ButtonState::Pressed),
+            );
+            pointer(
+                &mut app,
+                Vec2::new(x as f32, y as f32),
+                Some(bevy::input::ButtonState::Released),
+            );
+        }
+    }
+    pointer(
+        &mut app,
+        Vec2::new(10.0, 10.0),
+        Some(bevy::input::ButtonState::Pressed),
+    );
+    zoom_out(&mut app);
+    pointer(&mut app, Vec2::new(90.0, 40.0), None);
+    pointer(
+        &mut app,
+        Vec2::new(90.0, 40.0),
+        Some(bevy::input::ButtonState::Released),
+    );
+    zoom_in(&mut app);
+    for _ in 0..3 {
+        app.update();
+    }
+    type_text(&mut app, "좁은 창");
+    press_enter(&mut app);
+    finish_mounting(&mut app);
+    let log = app.world().resource::<MessageLog>();
+    assert_eq!(log.len(), 12, "the line and its reply are logged");
+    assert_eq!(logged(&app)[10].1, "좁은 창");
+    assert_eq!(input_value(&mut app), "");
+    assert_rows_show_their_messages(&mut app, "at 300% in 100x60");
 }
