@@ -1220,14 +1220,24 @@ fn ctrl_equals_three_times_makes_the_rows_larger_and_ctrl_0_restores_them_to_the
             && bubbles[0].side == Side::User
             && bubbles[1].side == Side::Agent
             && bubbles[0].left < 30
-            && bubbles[1].right > WINDOW.0 - 30,
-        "{}: the user's row at the left, then the reply at the right: {bubbles:?}",
+            && bubbles[1].right > WINDOW.0 - 30
+            && bubbles.iter().all(|bubble| bubble.text_pixels > 200),
+        "{}: the user's row at the left, then the reply at the right, text in both: {bubbles:?}",
         zoomed.name()
     );
     x.key("ctrl+0");
     // Any key but a zoom's puts the notice away; Right moves the empty field's caret nowhere.
     x.key("Right");
-    let back = x.wait_for("100%", |shot| shot.conversation() == before.conversation());
+    // The glyphs of 100% are drawn anew (the zoom freed their atlas): the same to a level or
+    // two of a channel where antialiasing falls, and the same pixels.
+    let back = x.wait_for("100%", |shot| {
+        let (now, then) = (shot.conversation(), before.conversation());
+        now.len() == then.len()
+            && now
+                .chunks_exact(3)
+                .zip(then.chunks_exact(3))
+                .all(|(a, b)| close([a[0], a[1], a[2]], [b[0], b[1], b[2]]))
+    });
     assert_eq!(first_row_height(&back), height, "{}", back.name());
 }
 
@@ -1377,10 +1387,17 @@ fn without_vulkan_it_draws_on_opengl_as_it_does_on_vulkan() {
         [sent, found, selected]
     });
     for (on_vulkan, on_opengl) in vulkan.iter().zip(&opengl) {
-        // The agent's row holds a reply picked at random: compare everything but its lines.
-        let agent = &on_vulkan.bubbles()[1];
+        // The agent's row holds a reply picked at random: compare everything but its lines, in
+        // either picture (the find bar may cut it in two).
+        let (top, bottom) = [on_vulkan, on_opengl]
+            .into_iter()
+            .flat_map(Shot::bubbles)
+            .filter(|bubble| bubble.side == Side::Agent)
+            .fold((WINDOW.1, 0), |(top, bottom), bubble| {
+                (top.min(bubble.top), bottom.max(bubble.bottom))
+            });
         let (mut same, mut compared) = (0, 0);
-        for y in (0..WINDOW.1).filter(|y| !(agent.top..=agent.bottom).contains(y)) {
+        for y in (0..WINDOW.1).filter(|y| !(top..=bottom).contains(y)) {
             for x in 0..WINDOW.0 {
                 compared += 1;
                 same += usize::from(close(on_vulkan.px(x, y), on_opengl.px(x, y)));

@@ -23,7 +23,9 @@ use bevy::{
         keyboard::{Key, KeyboardInput},
         mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
     },
+    platform::collections::HashSet,
     prelude::*,
+    text::{FontAtlasSet, TextLayoutInfo},
 };
 
 use crate::{
@@ -40,6 +42,8 @@ pub(super) fn plugin(app: &mut App) {
         // `UiPlugin` makes it too; headless apps have none.
         .init_resource::<UiScale>()
         .add_systems(Startup, start_at)
+        // At the frame's end, once every text in view has been laid out at the new size.
+        .add_systems(Last, drop_unused_glyph_atlases)
         .add_systems(
             Update,
             (zoom_with_the_wheel, hide_the_notice, zoom)
@@ -261,4 +265,31 @@ fn start_at(level: Res<ZoomLevel>, mut scale: ResMut<UiScale>) {
     if scale.0 != level.factor() {
         scale.0 = level.factor();
     }
+}
+
+/// Frees the glyph atlases no text is drawn from any more, in the frame a step changed the
+/// level. Bevy keeps an atlas for every font size ever drawn and never frees one: visiting
+/// every level once kept 49 MiB of glyphs for sizes no longer shown (docs/performance.md).
+///
+/// An atlas goes only when no laid-out text points into it: text laid out anew at the new size
+/// points into the new size's atlases, and text not laid out again (a hidden notice) keeps
+/// its own. A size visited again is drawn again, as on its first visit.
+fn drop_unused_glyph_atlases(
+    scale: Res<UiScale>,
+    texts: Query<&TextLayoutInfo>,
+    atlases: Option<ResMut<FontAtlasSet>>,
+) {
+    let Some(mut atlases) = atlases.filter(|_| scale.is_changed() && !scale.is_added()) else {
+        return;
+    };
+    let drawn: HashSet<AssetId<Image>> = texts
+        .iter()
+        .flat_map(|text| &text.glyphs)
+        .map(|glyph| glyph.atlas_info.texture)
+        .collect();
+    atlases.retain(|_, sizes| {
+        sizes
+            .iter()
+            .any(|atlas| drawn.contains(&atlas.texture.id()))
+    });
 }

@@ -44,6 +44,10 @@ fn zoom_out(app: &mut App) {
     ctrl(app, KeyCode::Minus, "-");
 }
 
+fn reset(app: &mut App) {
+    ctrl(app, KeyCode::Digit0, "0");
+}
+
 fn scale(app: &App) -> f32 {
     app.world().resource::<UiScale>().0
 }
@@ -546,4 +550,54 @@ fn a_100_by_60_window_at_300_percent_still_takes_lines_and_held_keys_and_clicks_
     assert_eq!(logged(&app)[10].1, "좁은 창");
     assert_eq!(input_value(&mut app), "");
     assert_rows_show_their_messages(&mut app, "at 300% in 100x60");
+}
+
+#[test]
+fn the_glyphs_of_sizes_left_behind_are_freed_and_every_drawn_glyph_keeps_its_atlas() {
+    let mut app = laid_out_app();
+    fill_log(&mut app, 60);
+    finish_mounting(&mut app);
+    let atlas_count = |app: &App| {
+        app.world()
+            .resource::<bevy::text::FontAtlasSet>()
+            .values()
+            .map(Vec::len)
+            .sum::<usize>()
+    };
+    let at_start = atlas_count(&app);
+    let mut most = 0;
+    for step in [zoom_in as fn(&mut App); 7]
+        .into_iter()
+        .chain([zoom_out as fn(&mut App); 12])
+        .chain([reset as fn(&mut App)])
+    {
+        step(&mut app);
+        app.update();
+        most = most.max(atlas_count(&app));
+        // Every glyph laid out is drawn from an atlas that is still there.
+        let world = app.world_mut();
+        let kept: Vec<AssetId<Image>> = world
+            .resource::<bevy::text::FontAtlasSet>()
+            .values()
+            .flatten()
+            .map(|atlas| atlas.texture.id())
+            .collect();
+        let images = world.resource::<Assets<Image>>().ids().collect::<Vec<_>>();
+        let mut texts = world.query::<&bevy::text::TextLayoutInfo>();
+        for text in texts.iter(world) {
+            for glyph in &text.glyphs {
+                let texture = glyph.atlas_info.texture;
+                assert!(
+                    kept.contains(&texture) && images.contains(&texture),
+                    "at {}: a glyph's atlas is gone",
+                    world.resource::<UiScale>().0
+                );
+            }
+        }
+    }
+    assert!(
+        most <= at_start * 3,
+        "the atlases of the sizes left behind went: at most {most}, {at_start} at the start"
+    );
+    assert!(atlas_count(&app) <= at_start * 2, "back at 100%");
 }
