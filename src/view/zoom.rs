@@ -43,10 +43,20 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<UiScale>()
         .add_systems(Startup, start_at)
         // At the frame's end, once every text in view has been laid out at the new size.
-        .add_systems(Last, drop_unused_glyph_atlases)
+        .add_systems(
+            Last,
+            drop_unused_glyph_atlases.run_if(resource_changed::<UiScale>),
+        )
+        // Each only in a frame with something for it: the rest of the time a zoom costs
+        // nothing (docs/performance.md §19).
         .add_systems(
             Update,
-            (zoom_with_the_wheel, hide_the_notice, zoom)
+            (
+                zoom_with_the_wheel.run_if(on_message::<MouseWheel>),
+                hide_the_notice
+                    .run_if(on_message::<KeyboardInput>.or_eager(on_message::<MouseButtonInput>)),
+                zoom.run_if(on_message::<Zoom>),
+            )
                 .chain()
                 .in_set(ZoomSystems),
         );
@@ -279,7 +289,7 @@ fn drop_unused_glyph_atlases(
     texts: Query<&TextLayoutInfo>,
     atlases: Option<ResMut<FontAtlasSet>>,
 ) {
-    let Some(mut atlases) = atlases.filter(|_| scale.is_changed() && !scale.is_added()) else {
+    let Some(mut atlases) = atlases.filter(|_| !scale.is_added()) else {
         return;
     };
     let drawn: HashSet<AssetId<Image>> = texts
