@@ -46,6 +46,8 @@
 //!  ├─ [UiSystems::PostLayout]
 //!  ├─ SayOnTheFocus             say_on_the_focus
 //!  └─ [AccessibilitySystems::Update]   the window backend sends the tree
+//!
+//! Last          zoom: drop_unused_glyph_atlases (in a frame the zoom level changed)
 //! ```
 //!
 //! **The sync point.** `record_submissions` spawns each message with `Commands`, which Bevy
