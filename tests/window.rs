@@ -904,7 +904,8 @@ fn orca_said(x: &Session, from: usize, words: &str) -> Vec<String> {
 
 #[test]
 #[ignore = "opens a real window and runs Orca on it: needs the window tools, dbus-daemon, at-spi2-core, orca, speech-dispatcher"]
-fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_copy_and_the_count() {
+fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_copy_the_zoom_and_the_count()
+ {
     let mut x = Session::start_with(
         "orca",
         Setup {
@@ -962,6 +963,14 @@ fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_cop
         ["메시지를 복사했어요"],
         "{kept}"
     );
+
+    // A zoom step's level, as the copied notice is said; and back.
+    let from = mark(&x);
+    x.key("ctrl+equal");
+    assert_eq!(orca_said(&x, from, "110%"), ["110%"], "{kept}");
+    let from = mark(&x);
+    x.key("ctrl+0");
+    assert_eq!(orca_said(&x, from, "100%"), ["100%"], "{kept}");
 
     // The find bar's count as it changes, and the field again once Escape closes the bar.
     let from = mark(&x);
