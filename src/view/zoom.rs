@@ -176,30 +176,27 @@ pub(super) fn zoom_notice() -> impl Bundle {
     )
 }
 
-/// Ctrl with the wheel: a step a notch, in for a notch away from the user. A touchpad's
-/// pixels make a step each wheel line's worth. The list does not scroll meanwhile
-/// (`scroll::scroll_by_wheel`).
+/// Ctrl with the wheel: a step a notch, in for a notch away from the user. A high-resolution
+/// wheel's fractions of a notch, and a touchpad's pixels (a wheel line's worth a notch), add up
+/// to whole steps. The list does not scroll meanwhile (`scroll::scroll_by_wheel`).
 fn zoom_with_the_wheel(
     mut wheel: MessageReader<MouseWheel>,
     keys: Res<ButtonInput<KeyCode>>,
     mut steps: MessageWriter<Zoom>,
-    mut pixels: Local<f32>,
+    mut turned: Local<f32>,
 ) {
     if !keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
         wheel.clear();
-        *pixels = 0.0;
+        *turned = 0.0;
         return;
     }
     for notch in wheel.read() {
-        let notches = match notch.unit {
+        *turned += match notch.unit {
             MouseScrollUnit::Line => notch.y,
-            MouseScrollUnit::Pixel => {
-                *pixels += notch.y;
-                let whole = (*pixels / scroll::LINE).trunc();
-                *pixels -= whole * scroll::LINE;
-                whole
-            }
+            MouseScrollUnit::Pixel => notch.y / scroll::LINE,
         };
+        let notches = turned.trunc();
+        *turned -= notches;
         let step = if notches > 0.0 { Zoom::In } else { Zoom::Out };
         // At most from one end of the levels to the other: a thousand notches in a frame
         // are twelve steps.

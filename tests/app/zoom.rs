@@ -164,6 +164,13 @@ fn ctrl_with_the_wheel_zooms_a_step_a_notch_and_scrolls_nothing_and_a_thousand_n
         "the list did not scroll with Ctrl held"
     );
 
+    // A high-resolution wheel's halves of a notch add up to a step.
+    wheel_with(&mut app, &[0.5], true);
+    assert_eq!(scale(&app), 0.9, "half a notch is no step yet");
+    wheel_with(&mut app, &[0.5], true);
+    assert_eq!(scale(&app), 1.0, "two halves are one");
+    wheel_with(&mut app, &[-1.0], true);
+
     wheel_with(&mut app, &[1.0; 1000], true);
     assert_eq!(scale(&app), 3.0);
     wheel_with(&mut app, &[-1000.0], true);
