@@ -185,31 +185,22 @@ mod tests {
         let with_ctrl = |key_code, text: &str, target| {
             route(&press(key_code, Key::Character(text.into())), ctrl, target)
         };
+        let keys = [
+            (KeyCode::Equal, "=", Zoom::In),
+            (KeyCode::Equal, "+", Zoom::In),
+            (KeyCode::NumpadAdd, "+", Zoom::In),
+            (KeyCode::Minus, "-", Zoom::Out),
+            (KeyCode::NumpadSubtract, "-", Zoom::Out),
+            (KeyCode::Digit0, "0", Zoom::Reset),
+        ];
         for target in [ChatField, FindBar, Conversation] {
-            assert_eq!(
-                with_ctrl(KeyCode::Equal, "=", target),
-                Route::Zoom(Zoom::In)
-            );
-            assert_eq!(
-                with_ctrl(KeyCode::Equal, "+", target),
-                Route::Zoom(Zoom::In)
-            );
-            assert_eq!(
-                with_ctrl(KeyCode::NumpadAdd, "+", target),
-                Route::Zoom(Zoom::In)
-            );
-            assert_eq!(
-                with_ctrl(KeyCode::Minus, "-", target),
-                Route::Zoom(Zoom::Out)
-            );
-            assert_eq!(
-                with_ctrl(KeyCode::NumpadSubtract, "-", target),
-                Route::Zoom(Zoom::Out)
-            );
-            assert_eq!(
-                with_ctrl(KeyCode::Digit0, "0", target),
-                Route::Zoom(Zoom::Reset)
-            );
+            for (key_code, text, step) in keys {
+                assert_eq!(
+                    with_ctrl(key_code, text, target),
+                    Route::Zoom(step),
+                    "Ctrl+{text} ({key_code:?}) in {target:?}"
+                );
+            }
         }
         // Without Ctrl they type, as ever.
         assert_eq!(
