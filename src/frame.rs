@@ -24,8 +24,8 @@
 //!  ├─ FieldDrawing::Paint       paint_widget          before [TextInputSystem]
 //!  ├─ FieldDrawing::Rest        rest_when_idle        after FieldSystems, before [TextInputSystem]
 //!  ├─ CopySystems               after ReadInput, before [TextInputSystem]
-//!  ├─ ZoomSystems               zoom_with_the_wheel → hide_the_notice → zoom; after
-//!  │                            CopySystems, before [TextInputSystem]
+//!  ├─ ZoomSystems               zoom_with_the_wheel → hide_the_notice → zoom → follow_the_level;
+//!  │                            after CopySystems, before [TextInputSystem]
 //!  ├─ [TextInputSystem]         the widget draws the field
 //!  ├─ FieldDrawing::Decorate    decorate              after [TextInputSystem], before Record
 //!  ├─ AppSystems::Record        record_submissions    after [TextInputSystem]

@@ -758,7 +758,7 @@ fn scroll_by_wheel(
     keys: Res<ButtonInput<KeyCode>>,
     mut list: Single<&mut VirtualList>,
 ) {
-    if keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+    if wheel_zooms(&keys) {
         wheel.clear();
         return;
     }
@@ -772,6 +772,12 @@ fn scroll_by_wheel(
     if distance != 0.0 {
         list.scroll_by(distance);
     }
+}
+
+/// Whether the wheel zooms (`view/zoom.rs`) rather than scrolls: while Ctrl is held. The one
+/// rule both ask.
+pub fn wheel_zooms(keys: &ButtonInput<KeyCode>) -> bool {
+    keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight])
 }
 
 /// Shows the scrollbar only while the list is taller than its view: a thumb as long as the

@@ -3,14 +3,10 @@
 //!
 //! What the IME types is applied to the line with the keys, in order (`super::typing`).
 
-use bevy::{
-    input_focus::InputFocus,
-    prelude::*,
-    ui::{ComputedUiRenderTargetInfo, UiGlobalTransform},
-    window::PrimaryWindow,
-};
+use bevy::{input_focus::InputFocus, prelude::*, ui::UiGlobalTransform, window::PrimaryWindow};
 
 use super::{ChatInput, Field, caret::CaretBar};
+use crate::view::zoom::window_scale;
 
 /// Allows the IME on the window and tells it where the caret is, so the platform draws its
 /// candidate list under the syllable being composed rather than at the window's corner.
@@ -24,14 +20,7 @@ pub(super) fn place_ime_window(
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     input_focus: Res<InputFocus>,
     chat: Single<Entity, With<ChatInput>>,
-    fields: Query<
-        (
-            Ref<ComputedNode>,
-            Ref<UiGlobalTransform>,
-            &ComputedUiRenderTargetInfo,
-        ),
-        With<Field>,
-    >,
+    fields: Query<(Ref<ComputedNode>, Ref<UiGlobalTransform>), With<Field>>,
     bars: Query<(&ComputedNode, Ref<UiGlobalTransform>, &ChildOf), With<CaretBar>>,
     parents: Query<&ChildOf>,
     zoom: Res<UiScale>,
@@ -41,8 +30,7 @@ pub(super) fn place_ime_window(
         .get()
         .filter(|&focused| fields.contains(focused))
         .unwrap_or(*chat);
-    let (Ok(mut window), Ok((node, transform, target))) = (windows.single_mut(), fields.get(field))
-    else {
+    let (Ok(mut window), Ok((node, transform))) = (windows.single_mut(), fields.get(field)) else {
         return;
     };
     // The field's bar stands in the field's text viewport.
@@ -73,9 +61,9 @@ pub(super) fn place_ime_window(
             .min(transform.transform_point2(content.max).x)
             .max(corner.x);
     }
-    // Layout is in physical pixels; the window wants its logical ones, which the zoom does not
-    // scale (the target's scale factor is the window's and the zoom's together).
-    let position = corner / (target.scale_factor() / zoom.0);
+    // Layout is in physical pixels; the window wants its own logical ones, which the zoom
+    // does not scale.
+    let position = corner / window_scale(&node, &zoom);
     if !window.ime_enabled {
         window.ime_enabled = true;
     }

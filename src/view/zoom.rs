@@ -41,7 +41,6 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<ZoomLevel>()
         // `UiPlugin` makes it too; headless apps have none.
         .init_resource::<UiScale>()
-        .add_systems(Startup, start_at)
         // At the frame's end, once every text in view has been laid out at the new size.
         .add_systems(
             Last,
@@ -56,6 +55,8 @@ pub(super) fn plugin(app: &mut App) {
                 hide_the_notice
                     .run_if(on_message::<KeyboardInput>.or_eager(on_message::<MouseButtonInput>)),
                 zoom.run_if(on_message::<Zoom>),
+                // The starting level (`AGENT_CHAT_ZOOM`) too, before the first layout.
+                follow_the_level.run_if(resource_changed::<ZoomLevel>),
             )
                 .chain()
                 .in_set(ZoomSystems),
@@ -185,7 +186,7 @@ fn zoom_with_the_wheel(
     mut steps: MessageWriter<Zoom>,
     mut turned: Local<f32>,
 ) {
-    if !keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]) {
+    if !scroll::wheel_zooms(&keys) {
         wheel.clear();
         *turned = 0.0;
         return;
@@ -234,13 +235,12 @@ fn hide_the_notice(
     }
 }
 
-/// Carries out the frame's steps: the new level in [`UiScale`], the notice shown with it, and
+/// Carries out the frame's steps: the new level, the notice shown with it, and
 /// a status line for screen readers, made anew for each step (a live region is read when it
 /// appears). At either end a step changes nothing, but the notice still says where it is.
 fn zoom(
     mut steps: MessageReader<Zoom>,
     mut level: ResMut<ZoomLevel>,
-    mut scale: ResMut<UiScale>,
     notice: Single<(&mut Node, &mut Text, &ChildOf), With<ZoomNotice>>,
     said: Query<Entity, With<ZoomAnnouncement>>,
     mut commands: Commands,
@@ -251,9 +251,6 @@ fn zoom(
         return;
     };
     level.set_if_neq(now);
-    if scale.0 != now.factor() {
-        scale.0 = now.factor();
-    }
     let (mut node, mut text, ChildOf(notices)) = notice.into_inner();
     node.display = Display::Flex;
     text.0 = now.percent();
@@ -267,8 +264,8 @@ fn zoom(
     ));
 }
 
-/// Applies the starting level (`AGENT_CHAT_ZOOM`) to [`UiScale`] before the first layout.
-fn start_at(level: Res<ZoomLevel>, mut scale: ResMut<UiScale>) {
+/// Puts the level in Bevy's [`UiScale`], which the whole layout reads.
+fn follow_the_level(level: Res<ZoomLevel>, mut scale: ResMut<UiScale>) {
     if scale.0 != level.factor() {
         scale.0 = level.factor();
     }
