@@ -12,10 +12,12 @@
 //!
 //! Update
 //!  ├─ AppSystems::ReadInput ─────────────── before [TextInputSystem]
+//!  │   ├─ MenuSystems::Pointer  point_at_the_menu     first: an open menu has the pointer
 //!  │   ├─ FieldSystems          edit_field → point_and_drag → offer_the_selection
 //!  │   │                        → show_in_widget → hide_caret_while_composing
 //!  │   │                        → show_length_limit → describe_field
-//!  │   ├─ EscapeExits           exit_on_escape        (only while focus is out of the find bar)
+//!  │   ├─ EscapeExits           exit_on_escape        after FieldSystems; only while focus is
+//!  │   │                        out of the find bar and Escape closed no menu
 //!  │   ├─ SelectionSystems      after FieldSystems
 //!  │   ├─ FocusSystems::Walk    after SelectionSystems, before FindSystems
 //!  │   ├─ FindSystems           after SelectionSystems and EscapeExits
@@ -26,6 +28,7 @@
 //!  ├─ CopySystems               after ReadInput, before [TextInputSystem]
 //!  ├─ ZoomSystems               zoom_with_the_wheel → hide_the_notice → zoom → follow_the_level;
 //!  │                            after CopySystems, before [TextInputSystem]
+//!  ├─ MenuSystems::Show         show_the_menu         after ZoomSystems, before [TextInputSystem]
 //!  ├─ [TextInputSystem]         the widget draws the field
 //!  ├─ FieldDrawing::Decorate    decorate              after [TextInputSystem], before Record
 //!  ├─ AppSystems::Record        record_submissions    after [TextInputSystem]
@@ -35,13 +38,14 @@
 //!  └─ AppSystems::Scroll        arrange
 //!
 //! PostUpdate
-//!  ├─ FocusSystems::Show        show_focus → show_the_button_for_the_focused_message
+//!  ├─ FocusSystems::Show        show_focus
 //!  ├─ ThemeSystems::Paint       paint_window → paint
 //!  ├─ ThemeSystems::Fonts       fill_fallback_map     after Bevy's font loading
 //!  ├─ [UiSystems::Content]
 //!  ├─ FieldDrawing::Caret       place_bar             before [UiSystems::Layout]
 //!  ├─ FieldDrawing::Clipboard   write_clipboard → write_primary → start_reading
-//!  ├─ [UiSystems::Layout]       ui_layout_system, then ScrollLayout: settle → place_thumb
+//!  ├─ [UiSystems::Layout]       ui_layout_system, then ScrollLayout: settle → place_thumb,
+//!  │                            then MenuSystems::Fit: fit_in_the_window
 //!  ├─ FieldDrawing::ImeWindow   place_ime_window      after [UiSystems::Layout]
 //!  ├─ [UiSystems::PostLayout]
 //!  ├─ SayOnTheFocus             say_on_the_focus
@@ -59,7 +63,8 @@
 //!
 //! **Why Escape in the find bar closes it and does not quit:** [`EscapeExits`] runs only while
 //! focus is out of the bar ([`focus_out_of_the_bar`]); the bar's own keys ([`FindSystems`]) run
-//! after it and close the bar.
+//! after it and close the bar. **In a menu**, the field's typing gives Escape to the menu, which
+//! closes and says so ([`escape_is_not_the_menus`]); the exit key runs after the typing.
 //!
 //! The engine workarounds (`workarounds/`) are not here: they order themselves against the
 //! engine's internals (the render world's view preparation, the message update in `First`, the
@@ -85,6 +90,7 @@ use crate::{
         copy::CopySystems,
         find::{FindSystems, focus_out_of_the_bar},
         focus::FocusSystems,
+        menu::{MenuSystems, escape_is_not_the_menus},
         mount_rows,
         selection::SelectionSystems,
         zoom::ZoomSystems,
@@ -115,11 +121,18 @@ fn order_the_flow(app: &mut App) {
                 .chain(),
             AppSystems::ReadInput.before(TextInputSystem),
             AppSystems::Record.after(TextInputSystem),
-            // The frame's input, in the order each part needs the one before.
+            // The frame's input, in the order each part needs the one before. The pointer is
+            // an open menu's first: the click that closes it does nothing else.
+            MenuSystems::Pointer
+                .in_set(AppSystems::ReadInput)
+                .before(FieldSystems),
             FieldSystems.in_set(AppSystems::ReadInput),
+            // After the keys an open menu takes, Escape among them.
             EscapeExits
                 .in_set(AppSystems::ReadInput)
                 .run_if(focus_out_of_the_bar)
+                .run_if(escape_is_not_the_menus)
+                .after(FieldSystems)
                 .before(FindSystems),
             SelectionSystems
                 .in_set(AppSystems::ReadInput)
@@ -162,6 +175,8 @@ fn order_around_the_widget(app: &mut App) {
                 .after(AppSystems::ReadInput)
                 .after(CopySystems)
                 .before(TextInputSystem),
+            // Once the keys and the pointer have opened, walked or closed it.
+            MenuSystems::Show.after(ZoomSystems).before(TextInputSystem),
             // Before the chat records the line, and so before the rows are drawn (text of
             // their own, which Bevy cannot tell apart from the field's).
             FieldDrawing::Decorate
@@ -195,6 +210,10 @@ fn order_around_ui_layout(app: &mut App) {
             ScrollLayout
                 .in_set(UiSystems::Layout)
                 .after(ui_layout_system),
+            // Once layout has measured it, before anything reads where it is.
+            MenuSystems::Fit
+                .in_set(UiSystems::Layout)
+                .after(ScrollLayout),
             FieldDrawing::ImeWindow.after(UiSystems::Layout),
             SayOnTheFocus
                 .after(UiSystems::PostLayout)

@@ -136,6 +136,9 @@ pub enum ConversationInput {
     /// Ctrl+C or Ctrl+Insert pressed in the field with nothing selected there: the window's
     /// selection, if it is the conversation's, is what is copied.
     CopySelection,
+    /// The conversation menu's `메시지 복사`: copy the body of the message at this place in the
+    /// log (`None`: the focused one), as its `복사` button does.
+    CopyMessage(Option<usize>),
 }
 
 /// The user asked to copy the newest reply (Ctrl+Shift+C); the view answers it.

@@ -93,6 +93,12 @@ impl Plugin for AgentChatPlugin {
     }
 }
 
+/// Whether something open over the window has the pointer's buttons and wheel this frame, as a
+/// desktop's pointer grab does: a context menu (`view/menu.rs`), whose click outside closes it
+/// and does nothing else. Each system that reads buttons or the wheel leaves them alone then.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct PointerGrab(pub bool);
+
 /// The app's `Update` systems, in the order the runtime flow runs them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AppSystems {

@@ -42,7 +42,7 @@ use bevy::{
 };
 
 use crate::{
-    AppSystems,
+    AppSystems, PointerGrab,
     theme::{self, Paint},
 };
 
@@ -696,6 +696,7 @@ fn drag_scrollbar(
     )>,
     mut lists: Query<&mut VirtualList>,
     zoom: Res<UiScale>,
+    grab: Res<PointerGrab>,
 ) {
     if let Some(moved) = moves.read().last() {
         *pointer = Some(moved.position);
@@ -721,7 +722,7 @@ fn drag_scrollbar(
         // UI geometry is in physical pixels; the list, like the pointer, in logical ones.
         let to_logical = track.inverse_scale_factor;
         let physical = logical / to_logical;
-        if buttons.just_pressed(MouseButton::Left) && shown.get() {
+        if buttons.just_pressed(MouseButton::Left) && shown.get() && !grab.0 {
             if thumb_node.contains_point(*thumb_transform, physical) {
                 thumb.drag_from = Some((logical.y, list.offset()));
             } else if track.contains_point(*track_transform, physical) {
@@ -757,8 +758,10 @@ fn scroll_by_wheel(
     mut wheel: MessageReader<MouseWheel>,
     keys: Res<ButtonInput<KeyCode>>,
     mut list: Single<&mut VirtualList>,
+    grab: Res<PointerGrab>,
 ) {
-    if wheel_zooms(&keys) {
+    // Under an open menu, the wheel does nothing.
+    if wheel_zooms(&keys) || grab.0 {
         wheel.clear();
         return;
     }

@@ -19,6 +19,7 @@ pub mod copy;
 pub mod find;
 pub mod focus;
 pub mod highlight;
+pub mod menu;
 pub mod paragraph;
 pub mod reader;
 pub mod recycle;
@@ -40,6 +41,7 @@ pub(super) fn plugin(app: &mut App) {
             selection::plugin,
             find::plugin,
             highlight::plugin,
+            menu::plugin,
             reader::plugin,
             zoom::plugin,
         ))

@@ -282,6 +282,16 @@ impl LineEditor {
         line
     }
 
+    /// Whether there is a step to go back ([`Self::undo`]).
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether there is an undone step to take again ([`Self::redo`]).
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
     /// Goes back one step; returns whether there was one.
     pub fn undo(&mut self) -> bool {
         let Some(before) = self.undo.pop() else {

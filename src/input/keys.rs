@@ -7,7 +7,10 @@
 //! not Alt, so the characters it makes still type.
 
 use bevy::{
-    input::keyboard::{Key, KeyboardInput},
+    input::{
+        ButtonState,
+        keyboard::{Key, KeyboardInput},
+    },
     prelude::*,
 };
 
@@ -67,10 +70,95 @@ pub enum Walk {
 pub enum MessageAction {
     /// Ctrl+C or Ctrl+Insert: copy its body, or the conversation's selection if there is one.
     Copy,
-    /// Shift+F10 or the Menu key: show its `복사` button.
-    OpenMenu,
-    /// Enter or Space: press the button the menu shows.
-    Press,
+}
+
+/// Whether the key press opens the context menu where focus is: the Menu key, or Shift+F10.
+pub fn opens_menu(key: &KeyboardInput, held: Modifiers) -> bool {
+    key.state.is_pressed()
+        && !held.ctrl()
+        && !held.alt_or_meta()
+        && match meaning(key) {
+            KeyCode::ContextMenu => true,
+            KeyCode::F10 => held.shift(),
+            _ => false,
+        }
+}
+
+/// A key with the modifiers it is pressed with: what a menu item stands for (`view/menu.rs`),
+/// which the item runs by routing it as if it were pressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chord {
+    /// With Ctrl held.
+    pub ctrl: bool,
+    /// With Shift held.
+    pub shift: bool,
+    /// The key, by its place on a US keyboard.
+    pub key: KeyCode,
+}
+
+impl Chord {
+    /// `key` with Ctrl held.
+    pub const fn ctrl(key: KeyCode) -> Self {
+        Self {
+            ctrl: true,
+            shift: false,
+            key,
+        }
+    }
+
+    /// `key` with Ctrl and Shift held.
+    pub const fn ctrl_shift(key: KeyCode) -> Self {
+        Self {
+            ctrl: true,
+            shift: true,
+            key,
+        }
+    }
+
+    /// `key` alone.
+    pub const fn bare(key: KeyCode) -> Self {
+        Self {
+            ctrl: false,
+            shift: false,
+            key,
+        }
+    }
+
+    /// The key's press, as a US keyboard sends it.
+    pub fn press(self) -> KeyboardInput {
+        let logical_key = match self.key {
+            KeyCode::Delete => Key::Delete,
+            key => Key::Character(letter_of(key).unwrap_or_default().into()),
+        };
+        KeyboardInput {
+            key_code: self.key,
+            logical_key,
+            state: ButtonState::Pressed,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        }
+    }
+
+    /// The modifiers held for it.
+    pub fn held(self) -> Modifiers {
+        Modifiers {
+            ctrl: [self.ctrl, false],
+            shift: [self.shift, false],
+            ..default()
+        }
+    }
+
+    /// How a menu shows it: `Ctrl+Shift+Z`, `Delete`.
+    pub fn label(self) -> String {
+        let key = match self.key {
+            KeyCode::Delete => "Delete".to_owned(),
+            key => letter_of(key).unwrap_or_default().to_ascii_uppercase(),
+        };
+        let ctrl = if self.ctrl { "Ctrl+" } else { "" };
+        let shift = if self.shift { "Shift+" } else { "" };
+        format!("{ctrl}{shift}{key}")
+    }
 }
 
 /// Where a key press sends keyboard focus, if it moves it: Tab, Shift+Tab and F6 go from one of
@@ -98,11 +186,6 @@ pub fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Option<Conversat
         KeyCode::PageDown => go(Walk::PageDown),
         KeyCode::Home => go(Walk::First),
         KeyCode::End => go(Walk::Last),
-        KeyCode::F10 if shift && !ctrl => Act(MessageAction::OpenMenu),
-        KeyCode::ContextMenu => Act(MessageAction::OpenMenu),
-        KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space if !ctrl => {
-            Act(MessageAction::Press)
-        }
         KeyCode::Insert if ctrl && !shift => Act(MessageAction::Copy),
         _ if ctrl && !shift => match letter_shortcut(key, false) {
             Some(Action::Copy) => Act(MessageAction::Copy),
@@ -268,16 +351,21 @@ pub(crate) fn meaning(key: &KeyboardInput) -> KeyCode {
 pub(crate) fn letter(key: &KeyboardInput) -> Option<String> {
     Some(match &key.logical_key {
         Key::Character(text) if text.is_ascii() => text.to_ascii_lowercase(),
-        _ => match key.key_code {
-            KeyCode::KeyA => "a".into(),
-            KeyCode::KeyC => "c".into(),
-            KeyCode::KeyF => "f".into(),
-            KeyCode::KeyV => "v".into(),
-            KeyCode::KeyX => "x".into(),
-            KeyCode::KeyY => "y".into(),
-            KeyCode::KeyZ => "z".into(),
-            _ => return None,
-        },
+        _ => letter_of(key.key_code)?.into(),
+    })
+}
+
+/// The letter on a key of a US keyboard, for the letters the shortcuts use.
+fn letter_of(key: KeyCode) -> Option<&'static str> {
+    Some(match key {
+        KeyCode::KeyA => "a",
+        KeyCode::KeyC => "c",
+        KeyCode::KeyF => "f",
+        KeyCode::KeyV => "v",
+        KeyCode::KeyX => "x",
+        KeyCode::KeyY => "y",
+        KeyCode::KeyZ => "z",
+        _ => return None,
     })
 }
 

@@ -14,6 +14,7 @@ use super::{
 };
 use crate::view::{
     find::{self, Find},
+    menu::{self, MenuCommand, MenuKey},
     zoom::{self, Zoom},
 };
 
@@ -26,6 +27,8 @@ pub(super) enum KeyTarget {
     FindBar,
     /// The conversation: focus on a message, or on the list (`view/focus.rs`).
     Conversation,
+    /// An open context menu (`view/menu.rs`): it takes every key until it closes.
+    Menu,
 }
 
 /// What a key does where it lands.
@@ -43,20 +46,42 @@ pub(super) enum Route {
     Focus(KeyTarget),
     /// Edits this target's line; focus goes there first if it is not there already.
     Edit(KeyTarget, Action),
+    /// Opens this target's context menu, at its caret or beside its focused message.
+    OpenMenu(KeyTarget),
+    /// Walks, chooses from or closes the open menu.
+    Menu(MenuKey),
 }
 
 /// Where `key` goes, pressed with `held` while `target` has focus.
 pub(super) fn route(key: &KeyboardInput, held: Modifiers, target: KeyTarget) -> Route {
+    // An open menu is modal: its keys, and nothing else.
+    if target == KeyTarget::Menu {
+        return menu::key_asks(key, held).map_or(Route::Ignore, Route::Menu);
+    }
     if let Some(find) = find::key_asks(key, held, target == KeyTarget::FindBar) {
         return Route::Find(find);
     }
     if let Some(step) = zoom::key_asks(key, held) {
         return Route::Zoom(step);
     }
+    if keys::opens_menu(key, held) {
+        return Route::OpenMenu(target);
+    }
     match target {
         KeyTarget::ChatField => in_chat_field(key, held),
         KeyTarget::FindBar => in_find_bar(key, held),
         KeyTarget::Conversation => in_conversation(key, held),
+        KeyTarget::Menu => Route::Ignore,
+    }
+}
+
+/// What a menu item chosen in the menu of `owner` does: exactly what its key does there, by
+/// routing that key; `메시지 복사`, which has no key, copies the message at `message` (or the
+/// focused one) as its `복사` button does.
+pub(super) fn chosen(command: MenuCommand, owner: KeyTarget, message: Option<usize>) -> Route {
+    match command.key() {
+        Some(chord) => route(&chord.press(), chord.held(), owner),
+        None => Route::ToConversation(ConversationInput::CopyMessage(message)),
     }
 }
 

@@ -38,6 +38,7 @@ use super::{
     editor::{Affinity, LineEditor, nearest_boundary},
 };
 use crate::{
+    PointerGrab,
     theme::{Palette, Theme},
     view::zoom::window_scale,
 };
@@ -378,6 +379,7 @@ pub(super) fn point_and_drag(
     mut pastes: MessageWriter<PastePrimary>,
     clock: Res<InputClock>,
     zoom: Res<UiScale>,
+    grab: Res<PointerGrab>,
 ) {
     // Where a pointer at `at` (logical pixels) lands in `field`'s line.
     let hit = |field: Entity, at: Vec2| {
@@ -409,7 +411,8 @@ pub(super) fn point_and_drag(
                     }
                     continue;
                 }
-                let Some(at) = pointer.at else {
+                // Not while an open menu has the pointer (`view/menu.rs`).
+                let Some(at) = pointer.at.filter(|_| !grab.0) else {
                     continue;
                 };
                 let pressed = fields.iter_mut().find(|(_, _, node, transform)| {

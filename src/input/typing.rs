@@ -45,13 +45,14 @@ use super::{
     commit_wait::CommitWait,
     editor::{LineEditor, Motion},
     keys::{Action, Modifiers},
-    routing::{KeyTarget, Route, route},
+    routing::{KeyTarget, Route, chosen, route},
     selection::{LineText, OnScreen, PastePrimary},
 };
 use crate::{
     text_direction::starts_right_to_left,
     view::{
         find::{Find, FindField},
+        menu::{MenuKey, MenuOutcome, MenuOwner, Menus},
         zoom::Zoom,
     },
 };
@@ -87,7 +88,7 @@ pub(super) struct Outcomes<'w> {
 }
 
 /// Applies the frame's typing to the focused field (the chat's, or the find bar's), in order;
-/// typing after a pending paste waits.
+/// typing after a pending paste waits. An item the pointer chose from a menu comes first.
 pub(super) fn edit_field(
     mut typing: Typing,
     mut pasted: MessageReader<ClipboardText>,
@@ -99,6 +100,7 @@ pub(super) fn edit_field(
     finder: Query<Entity, With<FindField>>,
     mut fields: Query<&mut Field>,
     line_text: Query<(&LineText, &ComputedTextBlock)>,
+    mut menus: Menus,
     mut out: Outcomes,
 ) {
     // One borrow of the `Local`, so that its fields can be borrowed apart.
@@ -110,37 +112,25 @@ pub(super) fn edit_field(
     backlog
         .commit
         .give_up_if_spent(clock.now(), &mut backlog.typed);
-    let mut focus = KeyFocus::new(&mut input_focus, &fields, *chat, finder.single().ok());
-    while backlog.pasting.is_none()
-        && let Some(typed) = backlog.typed.pop_front()
-    {
-        let Some(typed) = backlog.commit.sort(typed, &mut backlog.typed) else {
-            continue;
-        };
-        trace_typed(&typed);
-        let action = match typed {
-            Typed::Key(key) => {
-                backlog.held.note(&key);
-                let route = route(&key, backlog.held, focus.target());
-                // While the IME composes, keys are its own; but for a zoom, which changes only
-                // the size of what is composed.
-                if focus.composing(&fields) && !matches!(route, Route::Zoom(_)) {
-                    continue;
-                }
-                focus.follow(route, &mut out)
-            }
-            Typed::Ime(ime) => {
-                let ended = empties_preedit(&ime) && focus.composing(&fields);
-                focus.type_from_ime(&ime, &mut fields, &mut out);
-                backlog
-                    .commit
-                    .applied(&ime, ended, clock.now(), &mut backlog.typed);
-                None
-            }
-            Typed::FocusLost => {
-                end_compositions(&mut fields);
-                None
-            }
+    let mut focus = KeyFocus::new(
+        &mut input_focus,
+        &menus,
+        &fields,
+        *chat,
+        finder.single().ok(),
+    );
+    let mut pick = menus.picked();
+    while backlog.pasting.is_none() {
+        let action = if std::mem::take(&mut pick) {
+            focus.follow(Route::Menu(MenuKey::Choose), &mut menus, &fields, &mut out)
+        } else if let Some(typed) = backlog.typed.pop_front() {
+            let Some(typed) = backlog.commit.sort(typed, &mut backlog.typed) else {
+                continue;
+            };
+            trace_typed(&typed);
+            backlog.take(typed, &mut focus, &mut menus, &mut fields, &clock, &mut out)
+        } else {
+            break;
         };
         let (Some(action), Some(entity)) = (action, focus.at) else {
             continue;
@@ -167,6 +157,46 @@ pub(super) fn edit_field(
 }
 
 impl Backlog {
+    /// Takes one key or IME message where focus is; the edit it leaves for the focused field.
+    fn take(
+        &mut self,
+        typed: Typed,
+        focus: &mut KeyFocus,
+        menus: &mut Menus,
+        fields: &mut Query<&mut Field>,
+        clock: &InputClock,
+        out: &mut Outcomes,
+    ) -> Option<Action> {
+        match typed {
+            Typed::Key(key) => {
+                self.held.note(&key);
+                let route = route(&key, self.held, focus.target());
+                // While the IME composes, keys are its own; but for a zoom, which changes only
+                // the size of what is composed, and an open menu's.
+                let passes = matches!(route, Route::Zoom(_) | Route::Menu(_));
+                if focus.composing(fields) && !passes {
+                    return None;
+                }
+                focus.follow(route, menus, fields, out)
+            }
+            Typed::Ime(ime) => {
+                let ended = empties_preedit(&ime) && focus.composing(fields);
+                focus.type_from_ime(&ime, fields, out);
+                self.commit
+                    .applied(&ime, ended, clock.now(), &mut self.typed);
+                None
+            }
+            Typed::FocusLost => {
+                end_compositions(fields);
+                // A menu closes with the window's focus, as every desktop's does.
+                if menus.menu.is_open() {
+                    focus.come_back(menus.menu.close());
+                }
+                None
+            }
+        }
+    }
+
     /// Queues the frame's typing behind what waits already.
     fn take_in(&mut self, typing: &mut Typing) {
         self.typed.extend(typing.in_arrival_order());
@@ -217,25 +247,35 @@ impl Backlog {
 /// Where the frame's keys go, key by key: a Tab, Ctrl+F, or a letter typed in the conversation
 /// moves focus for the keys after it in the same frame.
 struct KeyFocus<'a> {
-    /// The focused field; `None`: the conversation.
+    /// The focused field; `None`: the conversation. While a menu is open, the field it was
+    /// opened from, where an input method's text still lands.
     at: Option<Entity>,
+    /// Whether a context menu is open: it takes the keys.
+    menu: bool,
     chat: Entity,
     finder: Option<Entity>,
     input_focus: &'a mut InputFocus,
 }
 
 impl<'a> KeyFocus<'a> {
-    /// Keys start where keyboard focus is: in one of `fields`, or else in the conversation.
+    /// Keys start where keyboard focus is: in an open menu, in one of `fields`, or else in
+    /// the conversation.
     fn new(
         input_focus: &'a mut InputFocus,
+        menus: &Menus,
         fields: &Query<&mut Field>,
         chat: Entity,
         finder: Option<Entity>,
     ) -> Self {
+        let menu = menus.menu.is_open();
+        let focused = if menu {
+            menus.menu.returns_to()
+        } else {
+            input_focus.get()
+        };
         Self {
-            at: input_focus
-                .get()
-                .filter(|&focused| fields.contains(focused)),
+            at: focused.filter(|&focused| fields.contains(focused)),
+            menu,
             chat,
             finder,
             input_focus,
@@ -244,7 +284,15 @@ impl<'a> KeyFocus<'a> {
 
     /// The target that has focus, for the routing table.
     fn target(&self) -> KeyTarget {
-        match self.at {
+        if self.menu {
+            return KeyTarget::Menu;
+        }
+        self.target_of(self.at)
+    }
+
+    /// The target `field` is (`None`: the conversation).
+    fn target_of(&self, field: Option<Entity>) -> KeyTarget {
+        match field {
             None => KeyTarget::Conversation,
             Some(field) if Some(field) == self.finder => KeyTarget::FindBar,
             Some(_) => KeyTarget::ChatField,
@@ -256,7 +304,17 @@ impl<'a> KeyFocus<'a> {
         match target {
             KeyTarget::ChatField => Some(self.chat),
             KeyTarget::FindBar => self.finder,
-            KeyTarget::Conversation => None,
+            KeyTarget::Conversation | KeyTarget::Menu => None,
+        }
+    }
+
+    /// A menu closed: keyboard focus goes back to `to`, where it was opened from.
+    fn come_back(&mut self, to: Option<Entity>) {
+        self.menu = false;
+        if let Some(to) = to
+            && self.input_focus.get() != Some(to)
+        {
+            self.input_focus.set(to, FocusCause::Navigated);
         }
     }
 
@@ -277,9 +335,15 @@ impl<'a> KeyFocus<'a> {
 
     /// Applies an IME message to the focused field. Text from the input method is typing too:
     /// from the conversation, it lands in the chat's field.
+    /// While a menu is open it lands in the field the menu was opened from, or the chat's,
+    /// and focus stays in the menu.
     fn type_from_ime(&mut self, ime: &Ime, fields: &mut Query<&mut Field>, out: &mut Outcomes) {
         if self.at.is_none() && ime_types(ime) {
-            self.take(self.chat);
+            if self.menu {
+                self.at = Some(self.chat);
+            } else {
+                self.take(self.chat);
+            }
         }
         if let Some(entity) = self.at
             && let Ok(mut field) = fields.get_mut(entity)
@@ -289,9 +353,28 @@ impl<'a> KeyFocus<'a> {
     }
 
     /// Carries out a key's route, and the edit it leaves for the focused field, if any.
-    fn follow(&mut self, route: Route, out: &mut Outcomes) -> Option<Action> {
+    fn follow(
+        &mut self,
+        route: Route,
+        menus: &mut Menus,
+        fields: &Query<&mut Field>,
+        out: &mut Outcomes,
+    ) -> Option<Action> {
         match route {
             Route::Ignore => {}
+            Route::OpenMenu(target) => {
+                match self.field_of(target) {
+                    Some(field) => {
+                        let Ok(line) = fields.get(field) else {
+                            return None;
+                        };
+                        menus.open_on_field(field, line.line());
+                    }
+                    None => menus.open_on_conversation(self.input_focus.get()),
+                }
+                self.menu = true;
+            }
+            Route::Menu(key) => return self.follow_menu(key, menus, fields, out),
             Route::Find(mut find) => {
                 if let Find::Open { from } = &mut find {
                     *from = self.at.or(self.input_focus.get());
@@ -328,6 +411,32 @@ impl<'a> KeyFocus<'a> {
             }
         }
         None
+    }
+
+    /// Carries out a key in the open menu: a chosen item is its key, routed where the menu
+    /// was opened (`routing::chosen`), once focus is back there.
+    fn follow_menu(
+        &mut self,
+        key: MenuKey,
+        menus: &mut Menus,
+        fields: &Query<&mut Field>,
+        out: &mut Outcomes,
+    ) -> Option<Action> {
+        match menus.menu.key(key) {
+            MenuOutcome::Stays => None,
+            MenuOutcome::Closed(back) => {
+                self.come_back(back);
+                None
+            }
+            MenuOutcome::Chosen(command, owner, back) => {
+                self.come_back(back);
+                let (target, message) = match owner {
+                    MenuOwner::Field(field) => (self.target_of(Some(field)), None),
+                    MenuOwner::Conversation { message } => (KeyTarget::Conversation, message),
+                };
+                self.follow(chosen(command, target, message), menus, fields, out)
+            }
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Copying a message from the conversation: a `복사` button beside a row's bubble while the
 //! pointer is over the row, as chat apps on the desktop do (Slack, Teams, Telegram, ChatGPT);
-//! the keyboard's Ctrl+Shift+C for the newest reply (Ctrl+C is the field's); and, for the
-//! message that has keyboard focus (`view/focus.rs`), Ctrl+C, or Shift+F10 to show its button and
-//! Enter to press it. Each copies the message's body, without its label, and says so under the
+//! the keyboard's Ctrl+Shift+C for the newest reply (Ctrl+C is the field's); for the message
+//! that has keyboard focus (`view/focus.rs`), Ctrl+C; and the conversation menu's `메시지 복사`
+//! (`view/menu.rs`). Each copies the message's body, without its label, and says so under the
 //! field until the next key or click; screen readers hear that said once.
 //!
 //! A button that shows on hover is found without being told: the pointer on a message is what
@@ -137,10 +137,9 @@ pub(super) fn copied_notice() -> impl Bundle {
     )
 }
 
-/// The one copy button: what the pointer (here) and the keyboard (`view/focus.rs`) show beside a
-/// bubble, and hide.
+/// The one copy button: what the pointer shows beside a bubble, and hides.
 #[derive(SystemParam)]
-pub(super) struct CopyButtonSpot<'w, 's> {
+struct CopyButtonSpot<'w, 's> {
     buttons: Query<
         'w,
         's,
@@ -160,7 +159,7 @@ pub(super) struct CopyButtonSpot<'w, 's> {
 impl CopyButtonSpot<'_, '_> {
     /// Shows the button beside `bubble`, in a row justified `justify`: moved there saying `복사`,
     /// or made there the first time.
-    pub(super) fn show_beside(&mut self, bubble: Entity, justify: JustifyContent) {
+    fn show_beside(&mut self, bubble: Entity, justify: JustifyContent) {
         match self.buttons.single_mut() {
             Ok((button, mut node, mut visibility, mut a11y, mut label, ChildOf(from))) => {
                 *node = beside(justify);
@@ -178,7 +177,7 @@ impl CopyButtonSpot<'_, '_> {
     }
 
     /// Hides the button if it is beside `bubble`, ready to say `복사` when it shows again.
-    pub(super) fn hide_from(&mut self, bubble: Entity) {
+    fn hide_from(&mut self, bubble: Entity) {
         if let Ok((_, _, mut visibility, mut a11y, mut label, ChildOf(at))) =
             self.buttons.single_mut()
             && *at == bubble

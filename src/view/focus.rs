@@ -3,9 +3,9 @@
 //!
 //! The window has two focus stops, the conversation and the field. Tab, Shift+Tab or F6 go
 //! from one to the other; in the conversation, the arrows, the page keys, Home and End walk the
-//! messages, Ctrl+C copies the focused one, Shift+F10 (or the Menu key) shows its `복사` button
-//! and Enter presses it; a typed character goes back to the field and lands there. Escape
-//! still quits (`chat/exit.rs`). The field reads every key, in the order they came, and passes
+//! messages, Ctrl+C copies the focused one, and Shift+F10 (or the Menu key) opens the
+//! conversation's menu beside it (`view/menu.rs`); a typed character goes back to the field and
+//! lands there. Escape still quits (`chat/exit.rs`). The field reads every key, in the order they came, and passes
 //! on those that are the conversation's as [`ConversationInput`] (`input/typing.rs`): the keys
 //! pressed while focus was out of the field, and the page keys and Ctrl+Home/End pressed in it,
 //! which scroll the conversation from here. Deciding per key, not per frame, a PageDown in the
@@ -38,7 +38,7 @@ use crate::{
     theme::Theme,
     view::{
         Bubble, Conversation, MessageRow,
-        copy::{CopyBody, CopyButton, CopyButtonSpot},
+        copy::{CopyBody, CopyButton},
         selection::ConversationSelection,
     },
 };
@@ -47,13 +47,7 @@ pub(super) fn plugin(app: &mut App) {
     app.register_type::<MessageFocus>()
         .init_resource::<MessageFocus>()
         .add_systems(Update, walk_the_conversation.in_set(FocusSystems::Walk))
-        // The button for the keyboard follows the focus `show_focus` has just set.
-        .add_systems(
-            PostUpdate,
-            (show_focus, show_the_button_for_the_focused_message)
-                .chain()
-                .in_set(FocusSystems::Show),
-        );
+        .add_systems(PostUpdate, show_focus.in_set(FocusSystems::Show));
 }
 
 /// The conversation's keyboard focus: walked with the keys the field passed on, then shown
@@ -62,7 +56,7 @@ pub(super) fn plugin(app: &mut App) {
 pub enum FocusSystems {
     /// Keys and a screen reader's requests move the focus.
     Walk,
-    /// The focused row gets `InputFocus`, its ring and its button (`PostUpdate`).
+    /// The focused row gets `InputFocus` and its ring (`PostUpdate`).
     Show,
 }
 
@@ -81,19 +75,12 @@ const REVEAL_MARGIN: f32 = RING_WIDTH + RING_OFFSET;
 pub struct MessageFocus {
     /// The message's place in the log.
     place: Option<usize>,
-    /// Whether its `복사` button shows (Shift+F10), until focus moves.
-    menu: bool,
 }
 
 impl MessageFocus {
     /// The focused message's place in the log, or the one focused last.
     pub fn place(&self) -> Option<usize> {
         self.place
-    }
-
-    /// Whether the focused message shows its `복사` button for the keyboard.
-    pub fn menu_open(&self) -> bool {
-        self.menu
     }
 }
 
@@ -200,26 +187,23 @@ impl ConversationWalk<'_, '_> {
                     Walk::PageUp => page(list, at, false),
                     Walk::PageDown => page(list, at, true),
                 });
-                self.focus.menu = false;
                 return true;
             }
             // The selection's (`selection`).
             ConversationInput::SelectAll | ConversationInput::CopySelection => {}
-            ConversationInput::Act(action) => {
+            ConversationInput::CopyMessage(at) => {
+                let at = at.or_else(|| self.still_focused());
+                if let Some(&message) = at.and_then(|at| self.log.entities().get(at)) {
+                    self.copies.write(CopyBody(message));
+                }
+            }
+            ConversationInput::Act(MessageAction::Copy) => {
                 let Some(at) = self.still_focused() else {
                     return false;
                 };
-                match action {
-                    // With text selected, Ctrl+C copies that (`selection`).
-                    MessageAction::Copy if !self.selection.is_empty() => {}
-                    MessageAction::Copy => {
-                        self.copies.write(CopyBody(self.log.entities()[at]));
-                    }
-                    MessageAction::OpenMenu => self.focus.menu = true,
-                    MessageAction::Press if self.focus.menu => {
-                        self.copies.write(CopyBody(self.log.entities()[at]));
-                    }
-                    MessageAction::Press => {}
+                // With text selected, Ctrl+C copies that (`selection`).
+                if self.selection.is_empty() {
+                    self.copies.write(CopyBody(self.log.entities()[at]));
                 }
             }
         }
@@ -252,7 +236,6 @@ impl ConversationWalk<'_, '_> {
                 }
                 if request.action == Action::Focus {
                     self.focus.place = Some(at);
-                    self.focus.menu = false;
                     self.input_focus.set(list, FocusCause::Navigated);
                     return true;
                 }
@@ -336,40 +319,5 @@ fn show_focus(
         commands
             .entity(bubble)
             .insert(Outline::new(px(RING_WIDTH), px(RING_OFFSET), colour));
-    }
-}
-
-/// Shows the focused message's `복사` button while the keyboard asked for it (Shift+F10), and
-/// hides it once focus moves on, unless the pointer is on that row.
-fn show_the_button_for_the_focused_message(
-    focus: Res<MessageFocus>,
-    input_focus: Res<InputFocus>,
-    rows: Query<(&Node, &Children, &Interaction), With<MessageRow>>,
-    mut button: CopyButtonSpot,
-    mut shown_on: Local<Option<Entity>>,
-) {
-    let wanted = input_focus
-        .get()
-        .filter(|_| focus.menu)
-        .and_then(|row| rows.get(row).ok())
-        .and_then(|(row, children, _)| Some((*children.first()?, row.justify_content)));
-    match wanted {
-        Some((bubble, justify)) => {
-            if *shown_on != Some(bubble) {
-                *shown_on = Some(bubble);
-                button.show_beside(bubble, justify);
-            }
-        }
-        None => {
-            let Some(bubble) = shown_on.take() else {
-                return;
-            };
-            let hovered = rows.iter().any(|(_, children, interaction)| {
-                children.first() == Some(&bubble) && *interaction != Interaction::None
-            });
-            if !hovered {
-                button.hide_from(bubble);
-            }
-        }
     }
 }

@@ -47,6 +47,7 @@ use super::{
     zoom::window_scale,
 };
 use crate::{
+    PointerGrab,
     chat::{ChatMessage, MessageLog, Role, RoleStyle},
     input::{
         ChatInput, ConversationInput, Field, MessageAction,
@@ -407,6 +408,7 @@ fn select_with_pointer(
     mut redraw: MessageWriter<RequestRedraw>,
     mut primary: MessageWriter<WritePrimary>,
     zoom: Res<UiScale>,
+    grab: Res<PointerGrab>,
 ) {
     let (node, transform, ChildOf(pane), mut list) = conversation.into_inner();
     let view = View::of(node, transform, &zoom);
@@ -428,7 +430,8 @@ fn select_with_pointer(
                     }
                     continue;
                 }
-                let Some(at) = gesture.at else {
+                // An open menu's (`menu`).
+                let Some(at) = gesture.at.filter(|_| !grab.0) else {
                     continue;
                 };
                 let on_button = buttons.iter().any(|i| *i != Interaction::None);

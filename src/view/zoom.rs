@@ -29,6 +29,7 @@ use bevy::{
 };
 
 use crate::{
+    PointerGrab,
     a11y::announcement,
     input::{self, keys::Modifiers},
     scroll,
@@ -185,8 +186,10 @@ fn zoom_with_the_wheel(
     keys: Res<ButtonInput<KeyCode>>,
     mut steps: MessageWriter<Zoom>,
     mut turned: Local<f32>,
+    grab: Res<PointerGrab>,
 ) {
-    if !scroll::wheel_zooms(&keys) {
+    // Under an open menu, the wheel does nothing.
+    if !scroll::wheel_zooms(&keys) || grab.0 {
         wheel.clear();
         *turned = 0.0;
         return;

@@ -11,8 +11,9 @@ use agent_chat::{
     input::Field,
     view::{
         MAX_SHOWN_CHARS, ReplyAnnouncement,
-        copy::{COPIED_NOTICE, CopiedAnnouncement, CopiedNotice, CopyButton},
+        copy::{COPIED_NOTICE, CopiedAnnouncement, CopiedNotice},
         focus::MessageFocus,
+        menu::{ContextMenu, MenuOwner, MenuPanel},
     },
 };
 use bevy::{
@@ -445,20 +446,22 @@ fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored
         );
     }
 
+    // Shift+F10 opens the conversation's menu on the focused message, with focus on its first
+    // item that can act: `메시지 복사` (nothing is selected to `복사`).
     chord(&mut app, SHIFT, KeyCode::F10);
-    let button = the::<CopyButton>(&mut app);
+    let menu = app.world().resource::<ContextMenu>();
     assert_eq!(
-        app.world().get::<Visibility>(button),
-        Some(&Visibility::Inherited),
-        "Shift+F10 shows the focused message's button"
+        menu.owner(),
+        Some(MenuOwner::Conversation { message: None }),
+        "Shift+F10 opens the conversation's menu, for the focused message"
     );
-    assert!(
-        !app.world()
-            .get::<AccessibilityNode>(button)
-            .unwrap()
-            .is_hidden()
+    let item = input_focus(&app).expect("focus on the menu");
+    let node = app.world().get::<AccessibilityNode>(item).unwrap();
+    assert_eq!(
+        (node.role(), node.label()),
+        (AccessRole::MenuItem, Some("메시지 복사"))
     );
-    request(&mut app, Action::Click, button.to_bits());
+    request(&mut app, Action::Click, item.to_bits());
     let log = app.world().resource::<MessageLog>().entities().to_vec();
     let body = app
         .world()
@@ -467,19 +470,8 @@ fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored
         .body()
         .to_owned();
     assert_eq!(copied(&mut app), [body], "the reader's click copies");
-
-    key(&mut app, KeyCode::ArrowDown);
-    assert_eq!(
-        app.world().get::<Visibility>(button),
-        Some(&Visibility::Hidden),
-        "moving on hides the button"
-    );
-    assert!(
-        app.world()
-            .get::<AccessibilityNode>(button)
-            .unwrap()
-            .is_hidden()
-    );
+    assert!(!app.world().resource::<ContextMenu>().is_open());
+    assert_focus_on(&mut app, 55, "focus back from the menu");
 
     request(&mut app, Action::Focus, field.to_bits());
     assert_eq!(
@@ -542,8 +534,8 @@ fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
 }
 
 #[test]
-fn down_and_shift_f10_in_one_frame_show_the_button_beside_the_message_focus_moved_to() {
-    let mut app = laid_out_app();
+fn down_and_shift_f10_in_one_frame_open_the_menu_on_the_message_focus_moved_to() {
+    let mut app = play_the_clipboard_in(laid_out_app());
     fill_log(&mut app, 60);
     finish_mounting(&mut app);
     chord(&mut app, SHIFT, KeyCode::Tab);
@@ -558,18 +550,29 @@ fn down_and_shift_f10_in_one_frame_show_the_button_beside_the_message_focus_move
     tap_up(&mut app, KeyCode::ShiftLeft);
     app.update();
 
-    let row = assert_focus_on(&mut app, 58, "after Down");
+    let row = app
+        .world_mut()
+        .query::<(Entity, &agent_chat::scroll::Item)>()
+        .iter(app.world())
+        .find(|(_, item)| item.0 == 58)
+        .map(|(row, _)| row)
+        .unwrap();
     let bubble = app.world().get::<Children>(row).unwrap()[0];
-    let button = the::<CopyButton>(&mut app);
+    let bubble = rect(&mut app, bubble);
+    let panel = the::<MenuPanel>(&mut app);
+    let menu = rect(&mut app, panel);
     assert_eq!(
-        app.world().get::<ChildOf>(button).map(ChildOf::parent),
-        Some(bubble),
-        "in the frame of the keys, the button is beside the message focus moved to, not the one \
-         it left"
+        menu.min.y, bubble.min.y,
+        "beside the bubble, level with its top"
     );
-    assert_eq!(
-        app.world().get::<Visibility>(button),
-        Some(&Visibility::Inherited),
-        "and it shows"
+    assert!(
+        menu.max.x <= bubble.min.x || menu.min.x >= bubble.max.x,
+        "beside it, not over it: {menu:?} and {bubble:?}"
     );
+    // Its first item that can act, `메시지 복사`, copies the message focus moved to.
+    key(&mut app, KeyCode::Enter);
+    let message = app.world().resource::<MessageLog>().entities()[58];
+    let body = app.world().get::<agent_chat::chat::ChatMessage>(message);
+    let body = body.unwrap().body().to_owned();
+    assert_eq!(copied(&mut app), [body]);
 }
