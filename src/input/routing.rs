@@ -235,6 +235,62 @@ mod tests {
     }
 
     #[test]
+    fn an_open_menu_takes_its_keys_and_nothing_else() {
+        use KeyTarget::*;
+        let in_menu = |key_code, logical_key| plain(key_code, logical_key, Menu);
+        assert_eq!(
+            in_menu(KeyCode::ArrowDown, Key::ArrowDown),
+            Route::Menu(MenuKey::Next)
+        );
+        assert_eq!(
+            in_menu(KeyCode::Escape, Key::Escape),
+            Route::Menu(MenuKey::Close)
+        );
+        assert_eq!(
+            in_menu(KeyCode::Space, Key::Space),
+            Route::Menu(MenuKey::Choose)
+        );
+        // Typing, Tab and the find key do nothing while it is open.
+        assert_eq!(
+            in_menu(KeyCode::KeyA, Key::Character("a".into())),
+            Route::Ignore
+        );
+        assert_eq!(in_menu(KeyCode::Tab, Key::Tab), Route::Ignore);
+        assert_eq!(in_menu(KeyCode::F3, Key::F3), Route::Ignore);
+        // The Menu key opens the menu of wherever focus is.
+        for target in [ChatField, FindBar, Conversation] {
+            assert_eq!(
+                plain(KeyCode::ContextMenu, Key::ContextMenu, target),
+                Route::OpenMenu(target)
+            );
+        }
+    }
+
+    #[test]
+    fn a_menu_item_is_the_route_of_its_key_where_the_menu_opened() {
+        use KeyTarget::*;
+        for (commands, target) in [
+            (&MenuCommand::FIELD[..], ChatField),
+            (&MenuCommand::FIELD[..], FindBar),
+            (&MenuCommand::CONVERSATION[..], Conversation),
+        ] {
+            for &command in commands {
+                let by_menu = chosen(command, target, Some(3));
+                match command.key() {
+                    Some(chord) => {
+                        assert_eq!(by_menu, route(&chord.press(), chord.held(), target));
+                        assert_ne!(by_menu, Route::Ignore, "{command:?} in {target:?}");
+                    }
+                    None => assert_eq!(
+                        by_menu,
+                        Route::ToConversation(ConversationInput::CopyMessage(Some(3)))
+                    ),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn enter_sends_from_the_chat_field_only() {
         use KeyTarget::*;
         let enter = |target| plain(KeyCode::Enter, Key::Enter, target);

@@ -1005,3 +1005,87 @@ fn fit_in_the_window(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WINDOW: Vec2 = Vec2::new(800.0, 600.0);
+    const SIZE: Vec2 = Vec2::new(200.0, 250.0);
+
+    fn at(x: f32, y: f32) -> Rect {
+        Rect::from_corners(Vec2::new(x, y), Vec2::new(x, y))
+    }
+
+    #[test]
+    fn a_menu_goes_where_asked_flips_where_that_side_has_no_room_and_shifts_where_neither_has() {
+        let place = |anchor, side, window| place(anchor, side, SIZE, window, EDGE);
+        // Room below and right of the pointer.
+        assert_eq!(
+            place(at(10.0, 10.0), Side::Below, WINDOW),
+            Vec2::new(10.0, 10.0)
+        );
+        // At the bottom right corner: above and left of it.
+        assert_eq!(
+            place(at(790.0, 590.0), Side::Below, WINDOW),
+            Vec2::new(590.0, 340.0)
+        );
+        // Under a caret near the bottom: above the caret's top, not over its line.
+        let caret = Rect::new(100.0, 560.0, 102.0, 584.0);
+        assert_eq!(
+            place(caret, Side::Below, WINDOW),
+            Vec2::new(100.0, 560.0 - SIZE.y)
+        );
+        // Beside a bubble on the right: to its left, level with its top; with no room there,
+        // to its right.
+        let bubble = Rect::new(400.0, 100.0, 780.0, 160.0);
+        assert_eq!(place(bubble, Side::Left, WINDOW), Vec2::new(200.0, 100.0));
+        let wide = Rect::new(100.0, 100.0, 500.0, 160.0);
+        assert_eq!(place(wide, Side::Left, WINDOW), Vec2::new(500.0, 100.0));
+        // Neither side has room (a bubble across the window): shifted in from the right edge.
+        let across = Rect::new(40.0, 100.0, 760.0, 160.0);
+        assert_eq!(
+            place(across, Side::Right, WINDOW),
+            Vec2::new(WINDOW.x - EDGE - SIZE.x, 100.0)
+        );
+        // A window smaller than the menu: its top left corner, where the first items show.
+        assert_eq!(
+            place(at(50.0, 30.0), Side::Below, Vec2::new(100.0, 60.0)),
+            Vec2::splat(EDGE)
+        );
+    }
+
+    #[test]
+    fn the_menu_keys_wrap_and_skip_items_that_cannot_act() {
+        let items = conversation_items(false, true, true);
+        let mut menu = ContextMenu::default();
+        menu.open(
+            MenuOwner::Conversation { message: None },
+            items,
+            Anchor::FocusedMessage,
+            None,
+        );
+        // 복사 cannot act: the first is 메시지 복사.
+        assert_eq!(menu.highlighted(), Some(1));
+        let mut walked = Vec::new();
+        for key in [
+            MenuKey::Next,
+            MenuKey::Next,
+            MenuKey::Next,
+            MenuKey::Previous,
+        ] {
+            menu.key(key);
+            walked.push(menu.highlighted().unwrap());
+        }
+        assert_eq!(walked, [2, 3, 1, 3]);
+        assert_eq!(
+            menu.key(MenuKey::Choose),
+            MenuOutcome::Chosen(
+                MenuCommand::FindInConversation,
+                MenuOwner::Conversation { message: None },
+                None
+            )
+        );
+        assert!(!menu.is_open());
+    }
+}

@@ -19,6 +19,7 @@ mod inspect;
 mod keyboard;
 mod layout;
 mod logging;
+mod menu;
 mod runtime_flow;
 mod scripts;
 mod scrollback;
