@@ -4,8 +4,12 @@ Run by tests/window.rs with Debian's /usr/bin/python3 (python3-pyatspi), on the 
 D-Bus session and accessibility bus:
 
     screen_reader.py tree            the app's accessible tree, a node a line, indented by depth:
-                                     role, name, description, attributes, then for nodes with
-                                     text its text and caret offset, separated by tabs
+                                     role, name, description, attributes, the states a reader
+                                     tells (enabled, focused), then for nodes with text its
+                                     text and caret offset, separated by tabs
+    screen_reader.py where ROLE NAME the first node with that role and name: its extents on
+                                     the screen, "x y width height" (what a reader's mouse
+                                     review and magnifiers use)
     screen_reader.py listen SECONDS  "listening", then each object:announcement as
                                      "announcement<TAB>text", for SECONDS; and each object
                                      that gains focus as "focus<TAB>role<TAB>name<TAB>attributes"
@@ -27,8 +31,20 @@ def app_named(name):
     return None
 
 
+# The states the tests read, as AT-SPI names them.
+TOLD = {pyatspi.STATE_ENABLED: "enabled", pyatspi.STATE_FOCUSED: "focused"}
+
+
 def print_tree(node, depth=0):
-    fields = [node.getRoleName(), node.name, node.description, ";".join(node.getAttributes())]
+    states = node.getState()
+    told = sorted(name for state, name in TOLD.items() if states.contains(state))
+    fields = [
+        node.getRoleName(),
+        node.name,
+        node.description,
+        ";".join(node.getAttributes()),
+        ";".join(told),
+    ]
     try:
         text = node.queryText()
         fields += [text.getText(0, -1), str(text.caretOffset)]
@@ -73,6 +89,13 @@ if __name__ == "__main__":
         app = app_named("agent-chat")
         if app is not None:
             print_tree(app)
+    elif sys.argv[1] == "where":
+        app = app_named("agent-chat")
+        node = app is not None and find(app, sys.argv[2], sys.argv[3])
+        if not node:
+            sys.exit("no " + sys.argv[2] + " named " + sys.argv[3])
+        box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        print(box.x, box.y, box.width, box.height, flush=True)
     elif sys.argv[1] == "grab":
         app = app_named("agent-chat")
         item = app is not None and find(app, "list item", sys.argv[2])

@@ -45,6 +45,10 @@ mod session;
 #[path = "window/selecting.rs"]
 mod selecting;
 
+// The context menus.
+#[path = "window/menu.rs"]
+mod menu;
+
 use screen::*;
 use session::*;
 

@@ -397,10 +397,11 @@ impl ContextMenu {
     }
 
     /// Highlights the item at `at` (the pointer is on it), if it is not already.
+    /// Items that cannot act are not highlighted, as in GTK's menus.
     fn hover(&mut self, at: usize) {
         if let Some(menu) = &mut self.open
             && menu.highlight != Some(at)
-            && at < menu.items.len()
+            && menu.items.get(at).is_some_and(|item| item.enabled)
         {
             menu.highlight = Some(at);
         }
@@ -720,9 +721,10 @@ impl Under<'_, '_> {
 /// keyboard focus, as the frame's keys and pointer left it.
 fn show_the_menu(
     menu: Res<ContextMenu>,
-    layers: Query<(Entity, &Children), With<MenuLayer>>,
+    layers: Query<Entity, With<MenuLayer>>,
     panels: Query<(Entity, &MenuPanel)>,
-    mut entries: Query<(Entity, &MenuEntry, &mut Paint, &mut Node), Without<MessageRow>>,
+    mut entries: Query<(Entity, &MenuEntry, &mut Paint, &mut Node, &Children), Without<MessageRow>>,
+    mut texts: Query<&mut Paint, (With<Text>, Without<MenuEntry>)>,
     mut input_focus: ResMut<InputFocus>,
     beside: Beside,
     mut commands: Commands,
@@ -731,7 +733,7 @@ fn show_the_menu(
         .iter()
         .find(|(_, panel)| Some(panel.opened) == menu.open.as_ref().map(|_| menu.opened));
     if shown.is_none() {
-        for (layer, _) in &layers {
+        for layer in &layers {
             commands.entity(layer).despawn();
         }
     }
@@ -741,7 +743,7 @@ fn show_the_menu(
     let focused = match shown {
         Some((panel, _)) => {
             let mut focused = panel;
-            for (entry, &MenuEntry(at), mut paint, mut node) in &mut entries {
+            for (entry, &MenuEntry(at), mut paint, mut node, children) in &mut entries {
                 let lit = open.highlight == Some(at);
                 if lit {
                     focused = entry;
@@ -749,6 +751,13 @@ fn show_the_menu(
                 if node.border.left != ring(lit) {
                     node.border = UiRect::all(ring(lit));
                     *paint = entry_paint(lit);
+                    let enabled = open.items[at].enabled;
+                    let swatches = [label_swatch(enabled, lit), key_swatch(lit)];
+                    for (text, swatch) in children.iter().zip(swatches) {
+                        if let Ok(mut paint) = texts.get_mut(text) {
+                            *paint = Paint::text(swatch);
+                        }
+                    }
                 }
             }
             focused
@@ -938,12 +947,12 @@ fn entry(at: usize, item: MenuItem, lit: bool) -> impl Bundle {
             (
                 Text::new(command.label()),
                 theme::small_font(),
-                Paint::text(text_swatch(item.enabled)),
+                Paint::text(label_swatch(item.enabled, lit)),
             ),
             (
                 Text::new(key),
                 theme::small_font(),
-                Paint::text(|p| p.placeholder),
+                Paint::text(key_swatch(lit)),
             ),
         ],
     )
@@ -958,10 +967,20 @@ fn entry_paint(lit: bool) -> Paint {
     }
 }
 
-/// The colour of an item's label.
-fn text_swatch(enabled: bool) -> Swatch {
-    if enabled {
-        |p| p.text
+/// The colour of an item's label: on the highlight, the selection's text colour; greyed out,
+/// the placeholder's.
+fn label_swatch(enabled: bool, lit: bool) -> Swatch {
+    match (lit, enabled) {
+        (true, _) => |p| p.selection_text,
+        (false, true) => |p| p.text,
+        (false, false) => |p| p.placeholder,
+    }
+}
+
+/// The colour of an item's key: as its label on the highlight, quieter elsewhere.
+fn key_swatch(lit: bool) -> Swatch {
+    if lit {
+        |p| p.selection_text
     } else {
         |p| p.placeholder
     }

@@ -830,6 +830,34 @@ impl Session {
         }
     }
 
+    /// The middle of the first node in the reader's tree with `role` and `name`, on the
+    /// screen, as AT-SPI places it.
+    pub fn reader_place(&self, role: &str, name: &str) -> (usize, usize) {
+        let output = self
+            .screen_reader(&["where", role, name])
+            .output()
+            .unwrap_or_else(|e| panic!("run screen_reader.py ({NEEDS_BUS}): {e}"));
+        let text = String::from_utf8_lossy(&output.stdout);
+        let box_: Vec<usize> = text
+            .split_whitespace()
+            .map(|n| {
+                n.parse()
+                    .unwrap_or_else(|_| panic!("extents, got {text:?}"))
+            })
+            .collect();
+        let [x, y, width, height] = box_[..] else {
+            panic!("no {role} named {name} on the screen: {text:?}");
+        };
+        (x + width / 2, y + height / 2)
+    }
+
+    /// Clicks `button` (1 left, 3 right) at `at`.
+    pub fn click_button(&self, at: (usize, usize), button: &str) {
+        let (x, y) = (at.0.to_string(), at.1.to_string());
+        self.xdotool(&["mousemove", &x, &y, "click", button]);
+        sleep(Duration::from_millis(400));
+    }
+
     pub fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
@@ -1047,6 +1075,8 @@ pub struct Accessible {
     pub description: String,
     /// Sorted: AT-SPI gives them in no particular order.
     pub attributes: Vec<String>,
+    /// Of the states a reader tells, those it has: `enabled`, `focused`.
+    pub states: Vec<String>,
     /// The text and the caret's offset in it, for nodes that offer text.
     pub text: Option<(String, i64)>,
 }
@@ -1069,9 +1099,14 @@ impl Accessible {
                     attributes
                 })
                 .unwrap_or_default(),
-            text: fields
+            states: fields
                 .get(4)
-                .zip(fields.get(5))
+                .filter(|s| !s.is_empty())
+                .map(|s| s.split(';').map(str::to_owned).collect())
+                .unwrap_or_default(),
+            text: fields
+                .get(5)
+                .zip(fields.get(6))
                 .map(|(text, caret)| ((*text).to_owned(), caret.parse().unwrap())),
         }
     }
