@@ -62,7 +62,20 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ContextMenu>()
         .init_resource::<PointerGrab>()
         .add_message::<MenuPick>()
-        .add_systems(Update, point_at_the_menu.in_set(MenuSystems::Pointer))
+        // Each only in a frame with something for it: input (every key, click and wheel comes
+        // as a window event too), a reader's request, or a grab or Escape of the frame before
+        // to let go of; a changed menu; a menu.
+        .add_systems(
+            Update,
+            point_at_the_menu
+                .run_if(
+                    on_message::<WindowEvent>
+                        .or_eager(on_message::<ActionRequest>)
+                        .or_eager(|grab: Res<PointerGrab>| grab.0)
+                        .or_eager(|menu: Res<ContextMenu>| menu.took_escape),
+                )
+                .in_set(MenuSystems::Pointer),
+        )
         .add_systems(
             Update,
             show_the_menu
@@ -72,7 +85,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             fit_in_the_window
-                .run_if(any_match_filter::<Changed<ComputedNode>>)
+                .run_if(any_with_component::<MenuPanel>)
                 .in_set(MenuSystems::Fit),
         );
 }
@@ -276,7 +289,7 @@ pub struct ContextMenu {
     /// Counts the menus opened, so a menu opened in place of another is built anew.
     opened: u64,
     /// Whether Escape closed a menu this frame (the exit key asks; the menu's pointer system,
-    /// which runs first in a frame, clears it).
+    /// which runs first in every frame with input, Escape's among it, clears it).
     took_escape: bool,
 }
 

@@ -522,6 +522,13 @@ fn the_menus_keys_wrap_skip_what_cannot_act_and_escape_closes_it_without_quittin
     key(&mut app, KeyCode::Space);
     assert_eq!(line(&mut app).2, 0.."가나".len(), "모두 선택, by Space");
 
+    // The Menu key and Escape read in one frame: the menu opens and closes, and the app stays.
+    tap(&mut app, KeyCode::ContextMenu, Key::ContextMenu);
+    tap(&mut app, KeyCode::Escape, Key::Escape);
+    app.update();
+    assert!(!menu(&app).is_open());
+    assert_eq!(exits(&app), 0, "the Escape was the menu's");
+
     key(&mut app, KeyCode::Escape);
     assert_eq!(exits(&app), 1, "with no menu open, Escape quits");
 }
