@@ -33,11 +33,11 @@ use accesskit::Role as AccessRole;
 use bevy::{
     a11y::ActionRequest,
     ecs::system::SystemParam,
-    input::keyboard::KeyboardInput,
+    input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
     input_focus::{FocusCause, InputFocus},
     prelude::*,
     ui::{FocusPolicy, UiGlobalTransform},
-    window::WindowEvent,
+    window::{CursorMoved, WindowEvent},
 };
 
 use super::{
@@ -62,14 +62,15 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ContextMenu>()
         .init_resource::<PointerGrab>()
         .add_message::<MenuPick>()
-        // Each only in a frame with something for it: input (every key, click and wheel comes
-        // as a window event too), a reader's request, or a grab or Escape of the frame before
-        // to let go of; a changed menu; a menu.
+        // Each only in a frame with something for it: the pointer, a reader's request, or a
+        // grab or Escape of the frame before to let go of (not the keys: the typing takes an
+        // open menu's); a changed menu; a menu.
         .add_systems(
             Update,
             point_at_the_menu
                 .run_if(
-                    on_message::<WindowEvent>
+                    on_message::<CursorMoved>
+                        .or_eager(on_message::<MouseButtonInput>)
                         .or_eager(on_message::<ActionRequest>)
                         .or_eager(|grab: Res<PointerGrab>| grab.0)
                         .or_eager(|menu: Res<ContextMenu>| menu.took_escape),
@@ -289,7 +290,7 @@ pub struct ContextMenu {
     /// Counts the menus opened, so a menu opened in place of another is built anew.
     opened: u64,
     /// Whether Escape closed a menu this frame (the exit key asks; the menu's pointer system,
-    /// which runs first in every frame with input, Escape's among it, clears it).
+    /// which runs first in the frame after, clears it).
     took_escape: bool,
 }
 
