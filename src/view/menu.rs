@@ -492,7 +492,7 @@ impl Menus<'_, '_> {
 #[derive(Component, Debug)]
 struct MenuLayer;
 
-/// Marks a menu's panel: which menu it shows (its count in [`ContextMenu::opened`]), and the
+/// Marks a menu's panel: which menu it shows (how many had opened when it did), and the
 /// rectangle it was asked for beside, in physical pixels, with the side it goes on.
 #[derive(Component, Debug)]
 pub struct MenuPanel {
