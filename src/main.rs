@@ -15,6 +15,10 @@ use bevy::{
 
 fn main() -> AppExit {
     workarounds::explain_startup_failures();
+    #[cfg(all(unix, not(target_os = "macos")))]
+    if let Some(status) = workarounds::display::run_on_x11_where_wayland_is_not_there() {
+        return AppExit::from_code(status.code().map_or(1, |code| code as u8));
+    }
     window_app().run()
 }
 

@@ -49,6 +49,10 @@ mod selecting;
 #[path = "window/menu.rs"]
 mod menu;
 
+// On Wayland, under a headless sway.
+#[path = "window/wayland.rs"]
+mod wayland;
+
 use screen::*;
 use session::*;
 

@@ -9,7 +9,7 @@
 use bevy::{
     input::{
         ButtonState,
-        keyboard::{Key, KeyboardInput},
+        keyboard::{Key, KeyboardInput, NativeKeyCode},
     },
     prelude::*,
 };
@@ -343,9 +343,39 @@ pub(crate) fn meaning(key: &KeyboardInput) -> KeyCode {
         Key::F6 => KeyCode::F6,
         Key::F10 => KeyCode::F10,
         Key::ContextMenu => KeyCode::ContextMenu,
+        // A key that types a character is none of those, wherever it sits: wtype's keymap puts
+        // `s` where Backspace is, and `b` where Tab is.
+        Key::Character(_) if NAMED.contains(&key.key_code) => {
+            KeyCode::Unidentified(NativeKeyCode::Unidentified)
+        }
         _ => key.key_code,
     }
 }
+
+/// The places of the keys [`meaning`] reads by their logical key.
+const NAMED: [KeyCode; 21] = [
+    KeyCode::Enter,
+    KeyCode::NumpadEnter,
+    KeyCode::Tab,
+    KeyCode::Escape,
+    KeyCode::Space,
+    KeyCode::ArrowLeft,
+    KeyCode::ArrowRight,
+    KeyCode::ArrowUp,
+    KeyCode::ArrowDown,
+    KeyCode::Home,
+    KeyCode::End,
+    KeyCode::PageUp,
+    KeyCode::PageDown,
+    KeyCode::Backspace,
+    KeyCode::NumpadBackspace,
+    KeyCode::Delete,
+    KeyCode::Insert,
+    KeyCode::F3,
+    KeyCode::F6,
+    KeyCode::F10,
+    KeyCode::ContextMenu,
+];
 
 /// The letter of a key pressed with Ctrl (see [`letter_shortcut`]).
 pub(crate) fn letter(key: &KeyboardInput) -> Option<String> {

@@ -200,6 +200,23 @@ mod tests {
             plain(KeyCode::F24, Key::Character("ㅎ".into()), ChatField),
             Route::Edit(ChatField, Action::Type("ㅎ".into()))
         );
+        // Nor is it the named key whose place a keymap gave it (wtype's puts `s` on Backspace's
+        // and `b` on Tab's): it types.
+        for (place, text) in [
+            (KeyCode::Backspace, "s"),
+            (KeyCode::Tab, "b"),
+            (KeyCode::Enter, "n"),
+            (KeyCode::Escape, "q"),
+            (KeyCode::ArrowDown, "j"),
+        ] {
+            for target in [ChatField, Conversation] {
+                assert_eq!(
+                    plain(place, Key::Character(text.into()), target),
+                    Route::Edit(ChatField, Action::Type(text.into())),
+                    "{text:?} on {place:?}'s place in {target:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -236,6 +236,26 @@ fn bevy_windows_have_no_icon() {
     );
 }
 
+/// Workaround: `workarounds/display.rs` runs the app again on X11 when `WAYLAND_DISPLAY` names
+/// no compositor, because winit picks Wayland whenever the variable is set and never falls back.
+/// Fails once winit's choice of backend tries the other one.
+#[test]
+fn winit_takes_wayland_display_at_its_word() {
+    let linux = crate_source("winit", "platform_impl/linux/mod.rs");
+    let choice = between(
+        &linux,
+        "// Create the display based on the backend.",
+        "\n    }\n",
+    );
+    assert!(
+        choice.contains("Backend::Wayland => EventLoop::new_wayland_any_thread(),")
+            && !choice.contains("new_x11_any_thread().or")
+            && !linux.contains("fall back"),
+        "winit {} may fall back from Wayland to X11 itself; workarounds/display.rs may go:\n{choice}",
+        locked_version("winit")
+    );
+}
+
 /// Workaround: `src/workarounds/accesskit_unix` serves AccessKit's Linux adapter 0.22 to
 /// Bevy's accesskit_winit, which asks for 0.21: that one joins the accessibility bus only when
 /// `ScreenReaderEnabled` is set, which Orca never sets. Fails once Bevy's accesskit_winit asks

@@ -979,7 +979,10 @@ pub fn spare_keycodes(display: &str) -> Vec<u32> {
 pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -> Child {
     let log = fs::File::create(shots.join("app.log")).unwrap();
     let mut app = Command::new(APP);
-    app.env("DISPLAY", display)
+    // On X11, whatever session runs the tests.
+    app.env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .env("DISPLAY", display)
         // Each submission logged (escaped, at debug), to compare what arrived byte for byte.
         .env("RUST_LOG", "warn,agent_chat=debug")
         .stdout(log.try_clone().unwrap())
