@@ -226,8 +226,28 @@ pub struct Modifiers {
 }
 
 impl Modifiers {
-    /// Notes a modifier key's press or release; other keys change nothing.
+    /// Notes a modifier key's press or release; other keys change nothing. A modifier is
+    /// known by what it means first, as the named keys are ([`meaning`]): wtype's keymap puts
+    /// Control where another key sits.
     pub fn note(&mut self, key: &KeyboardInput) {
+        let down = key.state.is_pressed();
+        let right = matches!(
+            key.key_code,
+            KeyCode::ControlRight | KeyCode::ShiftRight | KeyCode::AltRight | KeyCode::SuperRight
+        );
+        let side = usize::from(right);
+        let slot = match &key.logical_key {
+            Key::Control => &mut self.ctrl[side],
+            Key::Shift => &mut self.shift[side],
+            Key::Alt => &mut self.alt[side],
+            Key::Super | Key::Meta => &mut self.meta[side],
+            _ => return self.note_by_place(key),
+        };
+        *slot = down;
+    }
+
+    /// Notes a modifier that came with no meaning of its own, by its place.
+    fn note_by_place(&mut self, key: &KeyboardInput) {
         let down = key.state.is_pressed();
         let slot = match key.key_code {
             KeyCode::ControlLeft => &mut self.ctrl[0],

@@ -219,6 +219,19 @@ mod tests {
         }
     }
 
+    /// wtype's keymap puts Control where another key sits: a modifier is known by its meaning.
+    #[test]
+    fn a_modifier_is_known_by_what_it_means_wherever_it_sits() {
+        let mut held = Modifiers::default();
+        held.note(&press(KeyCode::KeyQ, Key::Control));
+        let a = route(
+            &press(KeyCode::KeyA, Key::Character("a".into())),
+            held,
+            KeyTarget::ChatField,
+        );
+        assert_eq!(a, Route::Edit(KeyTarget::ChatField, Action::SelectAll));
+    }
+
     #[test]
     fn the_zoom_keys_zoom_wherever_focus_is_and_type_nothing() {
         use KeyTarget::*;

@@ -213,6 +213,28 @@ impl Wayland {
         sleep(Duration::from_millis(300));
     }
 
+    /// Presses `key` with the modifier key `modifier` held (`Control_L`), with wtype.
+    pub fn chord(&self, modifier: &str, key: &str) {
+        self.client(
+            "wtype",
+            &[
+                "-k", "Shift_L", "-s", "200", "-P", modifier, "-k", key, "-p", modifier,
+            ],
+        );
+        sleep(Duration::from_millis(300));
+    }
+
+    /// How many frames the app has drawn so far, from its log (`workarounds::repaint` says
+    /// each one at debug level).
+    pub fn frames(&self) -> usize {
+        self.log()
+            .lines()
+            .filter(|line| {
+                line.contains("agent_chat::workarounds::repaint") && line.contains("frame")
+            })
+            .count()
+    }
+
     /// The output, as grim reads it through the compositor.
     pub fn screenshot(&mut self, label: &str) -> Shot {
         self.taken += 1;
@@ -296,6 +318,54 @@ fn on_wayland_the_window_is_native_and_a_line_typed_with_wtype_is_sent_by_its_re
         x.log()
     );
     assert_one_exchange(&shot);
+}
+
+#[test]
+#[ignore = "runs a headless Wayland compositor: needs sway, wtype, grim, wl-clipboard and Mesa Vulkan"]
+fn on_wayland_the_clipboard_goes_both_ways_and_a_resting_window_draws_nothing() {
+    let x = Wayland::start("wl_clip", 1.0);
+    let line = "copied on Wayland";
+    x.type_text(line);
+    x.chord("Control_L", "a");
+    x.chord("Control_L", "c");
+    assert_eq!(
+        x.client("wl-paste", &["--no-newline"]),
+        line,
+        "another application reads what the app copied; the app's log: {}",
+        x.log()
+    );
+    // Another application's text, pasted over the selection and sent.
+    let theirs = "pasted from another application";
+    let offered = Command::new("wl-copy")
+        .arg(theirs)
+        .env_remove("DISPLAY")
+        .env("WAYLAND_DISPLAY", "wayland-1")
+        .env("XDG_RUNTIME_DIR", &x.runtime)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap_or_else(|e| panic!("run wl-copy ({NEEDS}): {e}"));
+    assert!(offered.success());
+    x.chord("Control_L", "a");
+    x.chord("Control_L", "v");
+    sleep(Duration::from_millis(500));
+    x.key("Return");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while x.submissions().is_empty() && Instant::now() < deadline {
+        sleep(Duration::from_millis(200));
+    }
+    assert_eq!(
+        x.submissions(),
+        [format!("{theirs:?}")],
+        "the app's log: {}",
+        x.log()
+    );
+    // Once the caret rests (10 s after the last key), the window draws nothing: the compositor's
+    // frame callbacks are asked for only with a frame to show.
+    sleep(Duration::from_secs(12));
+    let resting = x.frames();
+    sleep(Duration::from_secs(3));
+    assert_eq!(x.frames(), resting, "frames drawn in 3 s at rest");
 }
 
 #[test]
