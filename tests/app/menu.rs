@@ -81,31 +81,17 @@ fn ctrl(app: &mut App, letter: &str, shift: bool) {
 
 /// Presses and releases `button` at `at` (the window's logical pixels), and runs the frame.
 fn click(app: &mut App, at: Vec2, button: MouseButton) {
-    let window = the::<PrimaryWindow>(app);
     app.world_mut()
         .query_filtered::<&mut Window, With<PrimaryWindow>>()
         .single_mut(app.world_mut())
         .unwrap()
         .set_cursor_position(Some(at));
-    deliver(
+    buttons(
         app,
-        CursorMoved {
-            window,
-            position: at,
-            delta: None,
-        },
+        at,
+        button,
+        &[ButtonState::Pressed, ButtonState::Released],
     );
-    for state in [ButtonState::Pressed, ButtonState::Released] {
-        deliver(
-            app,
-            MouseButtonInput {
-                button,
-                state,
-                window,
-            },
-        );
-    }
-    app.update();
 }
 
 fn right_click(app: &mut App, at: Vec2) {

@@ -708,17 +708,7 @@ impl Session {
 
     /// The lines the app has recorded so far, read from its debug log.
     pub fn submissions(&self) -> Vec<String> {
-        fs::read_to_string(self.shots.join("app.log"))
-            .unwrap()
-            .lines()
-            .map(without_colour)
-            .filter(|line| line.contains("recorded a submission"))
-            .filter_map(|line| {
-                let (_, rest) = line.split_once("input=")?;
-                let (input, _) = rest.split_once(" reply=")?;
-                Some(input.to_owned())
-            })
-            .collect()
+        submissions_in(&fs::read_to_string(self.shots.join("app.log")).unwrap())
     }
 
     /// The text the IME committed, in the order the field took it, and each time the field gave
@@ -1113,6 +1103,19 @@ impl Accessible {
                 .map(|(text, caret)| ((*text).to_owned(), caret.parse().unwrap())),
         }
     }
+}
+
+/// The lines an app's `log` says it recorded, as logged (escaped, in quotes).
+pub fn submissions_in(log: &str) -> Vec<String> {
+    log.lines()
+        .map(without_colour)
+        .filter(|line| line.contains("recorded a submission"))
+        .filter_map(|line| {
+            let (_, rest) = line.split_once("input=")?;
+            let (input, _) = rest.split_once(" reply=")?;
+            Some(input.to_owned())
+        })
+        .collect()
 }
 
 /// The first node in `tree` with this role.

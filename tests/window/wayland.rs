@@ -262,16 +262,7 @@ impl Wayland {
 
     /// The lines the app recorded, from its log.
     pub fn submissions(&self) -> Vec<String> {
-        self.log()
-            .lines()
-            .map(without_colour)
-            .filter(|line| line.contains("recorded a submission"))
-            .filter_map(|line| {
-                let (_, rest) = line.split_once("input=")?;
-                let (input, _) = rest.split_once(" reply=")?;
-                Some(input.to_owned())
-            })
-            .collect()
+        submissions_in(&self.log())
     }
 }
 

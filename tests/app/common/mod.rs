@@ -563,6 +563,11 @@ pub fn scrollbar(app: &mut App) -> ((f32, f32), (f32, f32), bool) {
 /// Moves the pointer to `at` (logical pixels, which are physical ones at this scale) and
 /// presses or releases the left button there, then runs a frame.
 pub fn mouse(app: &mut App, at: Vec2, state: Option<ButtonState>) {
+    buttons(app, at, MouseButton::Left, state.as_slice());
+}
+
+/// Moves the pointer to `at` and gives `button` each of `states` there, then runs a frame.
+pub fn buttons(app: &mut App, at: Vec2, button: MouseButton, states: &[ButtonState]) {
     let window = the::<PrimaryWindow>(app);
     deliver(
         app,
@@ -572,11 +577,11 @@ pub fn mouse(app: &mut App, at: Vec2, state: Option<ButtonState>) {
             delta: None,
         },
     );
-    if let Some(state) = state {
+    for &state in states {
         deliver(
             app,
             MouseButtonInput {
-                button: MouseButton::Left,
+                button,
                 state,
                 window,
             },
