@@ -343,58 +343,43 @@ fn letter_shortcut(key: &KeyboardInput, shift: bool) -> Option<Action> {
 /// a keymap of its own (as `wtype` does on Wayland) works as the key's label says; any other
 /// key by its place on the keyboard.
 pub(crate) fn meaning(key: &KeyboardInput) -> KeyCode {
-    match &key.logical_key {
-        Key::Enter => KeyCode::Enter,
-        Key::Tab => KeyCode::Tab,
-        Key::Escape => KeyCode::Escape,
-        Key::Space => KeyCode::Space,
-        Key::ArrowLeft => KeyCode::ArrowLeft,
-        Key::ArrowRight => KeyCode::ArrowRight,
-        Key::ArrowUp => KeyCode::ArrowUp,
-        Key::ArrowDown => KeyCode::ArrowDown,
-        Key::Home => KeyCode::Home,
-        Key::End => KeyCode::End,
-        Key::PageUp => KeyCode::PageUp,
-        Key::PageDown => KeyCode::PageDown,
-        Key::Backspace => KeyCode::Backspace,
-        Key::Delete => KeyCode::Delete,
-        Key::Insert => KeyCode::Insert,
-        Key::F3 => KeyCode::F3,
-        Key::F6 => KeyCode::F6,
-        Key::F10 => KeyCode::F10,
-        Key::ContextMenu => KeyCode::ContextMenu,
-        // A key that types a character is none of those, wherever it sits: wtype's keymap puts
-        // `s` where Backspace is, and `b` where Tab is.
-        Key::Character(_) if NAMED.contains(&key.key_code) => {
-            KeyCode::Unidentified(NativeKeyCode::Unidentified)
-        }
-        _ => key.key_code,
+    if let Some(&(_, place)) = NAMED.iter().find(|(named, _)| *named == key.logical_key) {
+        return place;
     }
+    // A key that types a character is none of those, wherever it sits: wtype's keymap puts `s`
+    // where Backspace is, and `b` where Tab is.
+    let named_place = NAMED.iter().any(|&(_, place)| place == key.key_code)
+        || matches!(
+            key.key_code,
+            KeyCode::NumpadEnter | KeyCode::NumpadBackspace
+        );
+    if named_place && matches!(key.logical_key, Key::Character(_)) {
+        return KeyCode::Unidentified(NativeKeyCode::Unidentified);
+    }
+    key.key_code
 }
 
-/// The places of the keys [`meaning`] reads by their logical key.
-const NAMED: [KeyCode; 21] = [
-    KeyCode::Enter,
-    KeyCode::NumpadEnter,
-    KeyCode::Tab,
-    KeyCode::Escape,
-    KeyCode::Space,
-    KeyCode::ArrowLeft,
-    KeyCode::ArrowRight,
-    KeyCode::ArrowUp,
-    KeyCode::ArrowDown,
-    KeyCode::Home,
-    KeyCode::End,
-    KeyCode::PageUp,
-    KeyCode::PageDown,
-    KeyCode::Backspace,
-    KeyCode::NumpadBackspace,
-    KeyCode::Delete,
-    KeyCode::Insert,
-    KeyCode::F3,
-    KeyCode::F6,
-    KeyCode::F10,
-    KeyCode::ContextMenu,
+/// The keys [`meaning`] reads by their logical key, and the place each means.
+static NAMED: [(Key, KeyCode); 19] = [
+    (Key::Enter, KeyCode::Enter),
+    (Key::Tab, KeyCode::Tab),
+    (Key::Escape, KeyCode::Escape),
+    (Key::Space, KeyCode::Space),
+    (Key::ArrowLeft, KeyCode::ArrowLeft),
+    (Key::ArrowRight, KeyCode::ArrowRight),
+    (Key::ArrowUp, KeyCode::ArrowUp),
+    (Key::ArrowDown, KeyCode::ArrowDown),
+    (Key::Home, KeyCode::Home),
+    (Key::End, KeyCode::End),
+    (Key::PageUp, KeyCode::PageUp),
+    (Key::PageDown, KeyCode::PageDown),
+    (Key::Backspace, KeyCode::Backspace),
+    (Key::Delete, KeyCode::Delete),
+    (Key::Insert, KeyCode::Insert),
+    (Key::F3, KeyCode::F3),
+    (Key::F6, KeyCode::F6),
+    (Key::F10, KeyCode::F10),
+    (Key::ContextMenu, KeyCode::ContextMenu),
 ];
 
 /// The letter of a key pressed with Ctrl (see [`letter_shortcut`]).

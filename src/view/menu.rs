@@ -582,7 +582,6 @@ fn point_at_the_menu(
                     continue;
                 };
                 let open = menu.is_open();
-                grab.0 |= open;
                 let on_menu = open && under.panel(at);
                 match (button.button, button.state.is_pressed()) {
                     // A click elsewhere closes the menu, and is taken: it does nothing else.
@@ -610,7 +609,7 @@ fn point_at_the_menu(
     for ActionRequest(request) in requests.read() {
         let entry = Entity::try_from_bits(request.target_node.0)
             .and_then(|target| under.entries.get(target).ok());
-        if let Some(&MenuEntry(at)) = entry {
+        if let Some((&MenuEntry(at), ..)) = entry {
             menu.hover(at);
             if request.action == accesskit::Action::Click {
                 picks.write(MenuPick);
@@ -629,8 +628,7 @@ fn give_back(to: Option<Entity>, input_focus: &mut InputFocus) {
 /// What is under the pointer, as the last layout left it: a menu, a field, the conversation.
 #[derive(SystemParam)]
 struct Under<'w, 's> {
-    entries: Query<'w, 's, &'static MenuEntry>,
-    placed_entries: Query<
+    entries: Query<
         'w,
         's,
         (
@@ -684,7 +682,7 @@ impl Under<'_, '_> {
     /// The menu item under the pointer.
     fn entry(&self, at: Vec2) -> Option<usize> {
         let at = self.physical(at);
-        self.placed_entries
+        self.entries
             .iter()
             .find(|(_, node, transform)| node.contains_point(**transform, at))
             .map(|(entry, ..)| entry.0)
