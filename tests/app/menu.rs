@@ -132,38 +132,42 @@ fn item_point(app: &mut App, at: usize) -> Vec2 {
     rect(app, entity).center()
 }
 
-/// Chooses `command` from the open menu with the keys: Home, Down to it, Enter.
-fn choose_by_keys(app: &mut App, command: MenuCommand) {
-    let at = menu(app)
+/// Where `command` is among the open menu's items.
+fn place_of(app: &App, command: MenuCommand) -> usize {
+    menu(app)
         .items()
         .iter()
         .position(|item| item.command == command)
-        .expect("the command is in the menu");
+        .expect("the command is in the menu")
+}
+
+/// Chooses `command` from the open menu with the keys: Home, Down to it, Enter.
+fn choose_by_keys(app: &mut App, command: MenuCommand) {
+    let at = place_of(app, command);
     key(app, KeyCode::Home);
-    while menu(app).highlighted() != Some(at) {
+    for _ in 0..menu(app).items().len() {
+        if menu(app).highlighted() == Some(at) {
+            break;
+        }
         key(app, KeyCode::ArrowDown);
     }
+    assert_eq!(
+        menu(app).highlighted(),
+        Some(at),
+        "Down reaches {command:?}"
+    );
     key(app, KeyCode::Enter);
 }
 
 /// Chooses `command` from the open menu with the pointer: a click on it.
 fn choose_by_pointer(app: &mut App, command: MenuCommand) {
-    let at = menu(app)
-        .items()
-        .iter()
-        .position(|item| item.command == command)
-        .expect("the command is in the menu");
-    let point = item_point(app, at);
+    let point = item_point(app, place_of(app, command));
     left_click(app, point);
 }
 
 /// Chooses `command` from the open menu as a screen reader does: a click action on its node.
 fn choose_by_reader(app: &mut App, command: MenuCommand) {
-    let at = menu(app)
-        .items()
-        .iter()
-        .position(|item| item.command == command)
-        .expect("the command is in the menu");
+    let at = place_of(app, command);
     let node = entry(app, at);
     app.world_mut().write_message(ActionRequest(Request {
         action: Action::Click,
