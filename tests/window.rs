@@ -1002,6 +1002,23 @@ fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_cop
         "{kept}"
     );
 
+    // The field's context menu, by name, and the item the Menu key highlights (only paste can
+    // act in an empty field); the field again once Escape closes it.
+    let from = mark(&x);
+    x.key("Menu");
+    assert_eq!(
+        orca_said(&x, from, "붙여넣기"),
+        ["편집 menu", "붙여넣기."],
+        "{kept}"
+    );
+    let from = mark(&x);
+    x.key("Escape");
+    assert_eq!(
+        orca_said(&x, from, "entry."),
+        ["메시지 입력 entry."],
+        "{kept}"
+    );
+
     // A reader started after the app hears it too: the window and its focus as Orca comes up,
     // and what the keys do next.
     x.restart_orca("orca-later");
