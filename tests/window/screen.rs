@@ -302,6 +302,45 @@ impl Shot {
         )
     }
 
+    /// The line under a composition in the input field, as (row, first column, last column):
+    /// the lowest row of the field's ink that holds a run of 10 px or more, with a blank row
+    /// just above it (one of the two above, for a 2 px line). The bottom bar of a glyph such as
+    /// 요 has strokes on it, so it is not taken for one; a caret is narrower than 4 px.
+    pub fn input_underline(&self) -> Option<(usize, usize, usize)> {
+        let top = self.input_bar()?;
+        let (left, right) = (20, self.width - 20);
+        let inked = |y: usize, x: usize| self.is_ink(x, y);
+        let y = (top + 4..self.height - 4)
+            .rev()
+            .find(|&y| (left..right).any(|x| inked(y, x)))?;
+        // The longest run of ink in that row.
+        let (mut best, mut start) = (None::<(usize, usize)>, None);
+        for x in left..=right {
+            match (x < right && inked(y, x), start) {
+                (true, None) => start = Some(x),
+                (false, Some(from)) => {
+                    if best.is_none_or(|(a, b)| x - 1 - from > b - a) {
+                        best = Some((from, x - 1));
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        let (first, last) = best.filter(|(a, b)| b - a + 1 >= 10)?;
+        // Above it, nothing drawn over the run, away from its ends (where a caret may stand).
+        let blank = |y: usize| !(first + 3..=last - 3).any(|x| inked(y, x));
+        (blank(y - 1) || blank(y - 2)).then_some((y, first, last))
+    }
+
+    /// The rightmost column with ink in the input field.
+    pub fn input_ink_end(&self) -> Option<usize> {
+        let top = self.input_bar()?;
+        (20..self.width - 20)
+            .rev()
+            .find(|&x| (top + 4..self.height - 4).any(|y| self.is_ink(x, y)))
+    }
+
     /// Pixels of a bubble in a strong colour that is neither its fill nor its border: what
     /// colour emoji draw, and grey text never does.
     pub fn colourful_pixels(&self, bubble: &Bubble) -> usize {

@@ -1,5 +1,6 @@
-//! On Wayland: the app native under a headless sway, typed into with `wtype` and seen with
-//! `grim`; and the fall-back to X11 where `WAYLAND_DISPLAY` names no compositor.
+//! On Wayland: the app native under a headless sway, typed into with `wtype` (and through
+//! fcitx5-hangul, the desktop's IME there) and seen with `grim`; and the fall-back to X11 where
+//! `WAYLAND_DISPLAY` names no compositor.
 //!
 //! sway refuses to run as root, so the harness runs it as an unprivileged user it creates
 //! (`agent-chat-wayland`) when the tests run as root, as CI's do; its tools and the app run as
@@ -30,6 +31,8 @@ pub struct Wayland {
     runtime: PathBuf,
     taken: usize,
     palette: &'static Palette,
+    /// fcitx5 and the session bus it needs, when the desktop's IME was asked for.
+    _ime: Option<(Stopped, Stopped)>,
 }
 
 fn is_root() -> bool {
@@ -68,6 +71,13 @@ fn sway_user() -> Option<&'static str> {
 
 impl Wayland {
     pub fn start(name: &str, scale: f32) -> Self {
+        Self::start_with(name, scale, false)
+    }
+
+    /// [`Self::start`], with fcitx5-hangul as the desktop's IME when `korean`: every field
+    /// starts in Hangul, and the app reaches it over text-input-v3. The app's Wayland messages
+    /// are logged then too (`WAYLAND_DEBUG`), for where it says the caret is.
+    pub fn start_with(name: &str, scale: f32, korean: bool) -> Self {
         let runtime = Path::new("/tmp").join(format!("agent-chat-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&runtime);
         fs::create_dir_all(&runtime).unwrap();
@@ -120,8 +130,13 @@ impl Wayland {
             );
             sleep(Duration::from_millis(100));
         }
+        let ime = korean.then(|| start_fcitx5(&runtime));
         let app_log = fs::File::create(runtime.join("app.log")).unwrap();
-        let app = Command::new(APP)
+        let mut app = Command::new(APP);
+        if korean {
+            app.env("WAYLAND_DEBUG", "1");
+        }
+        let app = app
             .env_remove("DISPLAY")
             .env("WAYLAND_DISPLAY", "wayland-1")
             .env("XDG_RUNTIME_DIR", &runtime)
@@ -136,6 +151,7 @@ impl Wayland {
             runtime,
             taken: 0,
             palette: Theme::Dark.palette(),
+            _ime: ime,
         };
         wayland.wait_for_window();
         wayland
@@ -198,6 +214,11 @@ impl Wayland {
 
     pub fn log(&self) -> String {
         fs::read_to_string(self.runtime.join("app.log")).unwrap_or_default()
+    }
+
+    /// What fcitx5 said, when it runs.
+    pub fn ime_log(&self) -> String {
+        fs::read_to_string(self.runtime.join("fcitx5.log")).unwrap_or_default()
     }
 
     /// Types `text` with wtype, which uploads a keymap of its own, as on-screen keyboards do.
@@ -264,6 +285,20 @@ impl Wayland {
     pub fn submissions(&self) -> Vec<String> {
         submissions_in(&self.log())
     }
+
+    /// Where the app last told the compositor its caret is, for the IME's candidate window
+    /// (`set_cursor_rectangle` of text-input-v3, as `WAYLAND_DEBUG` logs it): x, y, width and
+    /// height in the window's logical pixels.
+    pub fn cursor_rectangle(&self) -> Option<[i32; 4]> {
+        let log = self.log();
+        let (_, after) = log.rsplit_once(".set_cursor_rectangle(")?;
+        let numbers = after.split_once(')')?.0;
+        let numbers: Vec<i32> = numbers
+            .split(',')
+            .map(|n| n.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        numbers.try_into().ok()
+    }
 }
 
 impl Drop for Wayland {
@@ -276,6 +311,90 @@ impl Drop for Wayland {
         let _ = self.sway.wait();
         let _ = fs::remove_dir_all(&self.runtime);
     }
+}
+
+/// fcitx5 with its Hangul engine as sway's input method, and the session bus it needs, both as
+/// sway's user (a session bus lets in its own user only). Hangul is on in every new input
+/// context (`fcitx5-remote -o` would race the field's focus), and no key alone switches it off:
+/// fcitx5's default is that a lone Left Shift does, and wtype leads with one.
+fn start_fcitx5(runtime: &Path) -> (Stopped, Stopped) {
+    let config = runtime.join("xdg-config/fcitx5");
+    fs::create_dir_all(&config).unwrap();
+    fs::write(
+        config.join("profile"),
+        "[Groups/0]\nName=Default\nDefault Layout=us\nDefaultIM=hangul\n\n\
+         [Groups/0/Items/0]\nName=keyboard-us\nLayout=\n\n\
+         [Groups/0/Items/1]\nName=hangul\nLayout=\n\n[GroupOrder]\n0=Default\n",
+    )
+    .unwrap();
+    fs::write(
+        config.join("config"),
+        "[Hotkey/AltTriggerKeys]\n\n[Behavior]\nActiveByDefault=True\nShareInputState=All\n",
+    )
+    .unwrap();
+    let user = sway_user();
+    if let Some(user) = user {
+        run_ok("chown", &["-R", user, runtime.to_str().unwrap()]);
+    }
+    let as_user = |program: &str| match user {
+        Some(user) => {
+            let mut command = Command::new("runuser");
+            command.args(["-u", user, "--", program]);
+            command
+        }
+        None => Command::new(program),
+    };
+    let bus_socket = runtime.join("bus");
+    let bus_address = format!("unix:path={}", bus_socket.display());
+    let bus = as_user("dbus-daemon")
+        .args(["--session", "--nofork", "--address", &bus_address])
+        .env("XDG_RUNTIME_DIR", runtime)
+        .env("HOME", runtime)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
+    let bus = Stopped(bus);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !bus_socket.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "dbus-daemon made no socket in 10 s"
+        );
+        sleep(Duration::from_millis(50));
+    }
+    let log = fs::File::create(runtime.join("fcitx5.log")).unwrap();
+    let fcitx5 = as_user("fcitx5")
+        .args([
+            "--disable=xim,ibusfrontend,fcitx4frontend,kimpanel,notificationitem",
+            "-r",
+        ])
+        .env_clear()
+        .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+        .env("WAYLAND_DISPLAY", "wayland-1")
+        .env("XDG_RUNTIME_DIR", runtime)
+        .env("HOME", runtime)
+        .env("XDG_CONFIG_HOME", runtime.join("xdg-config"))
+        .env("DBUS_SESSION_BUS_ADDRESS", &bus_address)
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap_or_else(|e| panic!("start fcitx5 (needs fcitx5 and fcitx5-hangul): {e}"));
+    let fcitx5 = Stopped(fcitx5);
+    // Up, with its Hangul engine loaded and its input method bound, before the app asks for one.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !fs::read_to_string(runtime.join("fcitx5.log"))
+        .unwrap_or_default()
+        .contains("Loaded addon hangul")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "fcitx5 loaded no Hangul engine in 20 s; its log: {}",
+            fs::read_to_string(runtime.join("fcitx5.log")).unwrap_or_default()
+        );
+        sleep(Duration::from_millis(100));
+    }
+    (fcitx5, bus)
 }
 
 fn run_ok(program: &str, args: &[&str]) {
@@ -296,7 +415,6 @@ fn on_wayland_the_window_is_native_and_a_line_typed_with_wtype_is_sent_by_its_re
         tree.contains("\"shell\": \"xdg_shell\"") && !tree.contains("xwayland"),
         "the app's window is a Wayland one: {tree}"
     );
-    // Korean goes through the desktop's IME (fcitx5 over text-input-v3), not tried here yet.
     let line = "typed on Wayland, sent by Return";
     x.type_text(line);
     // wtype's Return comes with a keycode of its own keymap: Enter works by what it means.
@@ -307,6 +425,54 @@ fn on_wayland_the_window_is_native_and_a_line_typed_with_wtype_is_sent_by_its_re
         [format!("{line:?}")],
         "as logged, escaped; the app's log: {}",
         x.log()
+    );
+    assert_one_exchange(&shot);
+}
+
+#[test]
+#[ignore = "runs a headless Wayland compositor and types through fcitx5-hangul: needs sway, wtype, grim, fcitx5, fcitx5-modules, fcitx5-hangul, dbus-daemon and Mesa Vulkan"]
+fn on_wayland_korean_through_fcitx5_hangul_is_composed_at_the_caret_and_enter_sends_it_whole() {
+    let mut x = Wayland::start_with("wl_korean", 1.0, true);
+    // The two-set keys of 안녕하세요, and a Backspace while 요 is composed: it takes the vowel
+    // off in the IME, and y puts it back. Enter comes right after the last syllable.
+    x.type_text("dkssudgktpdy");
+    x.key("BackSpace");
+    x.type_text("y");
+    let composing = x.screenshot("composing");
+    // 요 is still composed: underlined in the field, at the end of the line.
+    let Some((row, first, last)) = composing.input_underline() else {
+        panic!(
+            "{}: the composed syllable is underlined; fcitx5's log: {}",
+            composing.name(),
+            x.ime_log()
+        );
+    };
+    let end = composing.input_ink_end().unwrap();
+    assert!(
+        end.abs_diff(last) <= 3 && last - first < 30,
+        "{}: one syllable underlined, the last ({first}..={last} on row {row}, ink to {end})",
+        composing.name()
+    );
+    // The IME's candidate window goes where the app says the caret is: at the composition's
+    // end, on its line.
+    let [caret_x, caret_y, _, height] = x
+        .cursor_rectangle()
+        .expect("the app told the compositor where its caret is");
+    assert!(
+        caret_x.abs_diff(last as i32) <= 4
+            && (caret_y - 20..=caret_y + height).contains(&(row as i32)),
+        "{}: the caret's rectangle ({caret_x}, {caret_y}, height {height}) is at the \
+         composition's end ({last}, row {row})",
+        composing.name()
+    );
+    x.key("Return");
+    let shot = x.wait_for("exchange", |shot| shot.bubbles().len() == 2);
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", "안녕하세요")],
+        "{}: the whole line, its last syllable too, sent by one Enter; fcitx5's log: {}",
+        shot.name(),
+        x.ime_log()
     );
     assert_one_exchange(&shot);
 }
