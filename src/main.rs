@@ -8,6 +8,7 @@ use agent_chat::{
     workarounds,
 };
 use bevy::{
+    log::LogPlugin,
     prelude::*,
     render::RenderPlugin,
     winit::{UpdateMode, WinitSettings},
@@ -38,6 +39,11 @@ pub(crate) fn window_app() -> App {
                 }),
                 ..default()
             })
+            // A compositor that goes away is told in one line, not five errors.
+            .set(LogPlugin {
+                fmt_layer: log_writer,
+                ..default()
+            })
             // Vulkan, or OpenGL where no Vulkan driver answers: Bevy's renderer with a device
             // chosen by the app, in the place of the one Bevy would choose.
             .add_before::<RenderPlugin>(workarounds::gpu::ChooseGpu)
@@ -52,6 +58,17 @@ pub(crate) fn window_app() -> App {
         app.insert_resource(level);
     }
     app
+}
+
+/// Bevy's log writer, which on Linux says a lost display connection in one line.
+fn log_writer(app: &mut App) -> Option<bevy::log::BoxedFmtLayer> {
+    #[cfg(all(unix, not(target_os = "macos")))]
+    return workarounds::display::log_writer(app);
+    #[cfg(not(all(unix, not(target_os = "macos"))))]
+    {
+        let _ = app;
+        None
+    }
 }
 
 /// `AGENT_CHAT_ZOOM=1.5` starts at 150% (the nearest of the levels, 0.5 to 3); Ctrl+0 still

@@ -6,10 +6,11 @@
 //! `tests/app/workarounds.rs` that reads the engine's own source, at the version Cargo.lock pins,
 //! and fails once the behaviour is gone. When the canary fails, the workaround may go.
 //!
-//! Seven live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;
+//! Eight live here. [`plugin`] adds three of them, and `main.rs` adds it after `DefaultPlugins`;
 //! headless tests have no window or renderer to work around. `main.rs` puts [`gpu::ChooseGpu`]
-//! in `DefaultPlugins` in place of `RenderPlugin`, and asks [`display`] before anything starts.
-//! The seventh is a crate of its own, put in the build by the app's `[patch.crates-io]`:
+//! in `DefaultPlugins` in place of `RenderPlugin`, asks [`display`] before anything starts, and
+//! gives Bevy's `LogPlugin` [`display::log_writer`]. The eighth is a crate of its own, put in the
+//! build by the app's `[patch.crates-io]`:
 //!
 //! | workaround | behaviour (Bevy 0.19.1) | upstream | canary |
 //! |---|---|---|---|
@@ -19,6 +20,7 @@
 //! | `workarounds/icon.rs`: the window's icon through winit | `Window` has no icon, and bevy_winit sets none: the taskbar and Alt+Tab show a blank | bevyengine/bevy#1031 (open) | `bevy_windows_have_no_icon` |
 //! | `workarounds/accesskit_unix`: AccessKit's Linux adapter 0.22 under 0.21's name | accesskit_unix 0.21 (what bevy_winit's accesskit_winit 0.32 asks for) puts the window on the accessibility bus only when `ScreenReaderEnabled` is set, which only GNOME's own switch sets: Orca started from a terminal or an autostart never heard the window | AccessKit/accesskit#713 (fixed in 0.22); Bevy takes it with a newer accesskit_winit | `bevy_builds_the_accesskit_linux_adapter_that_waits_for_screen_reader_enabled` |
 //! | [`gpu`]: OpenGL where no Vulkan driver answers | bevy_render makes its wgpu instance without the display handle, so wgpu's OpenGL backend takes EGL's surfaceless platform, which cannot draw to a window, and Bevy panics choosing a present mode | report: "pass the event loop's display handle to `wgpu::InstanceDescriptor`" | `bevy_makes_its_wgpu_instance_without_the_display_handle` |
+//! | [`display::log_writer`]: a lost compositor in one line | winit 0.30.13 and bevy_winit 0.19.1 end the app with five error lines, wayland-backend's written straight to stderr, one of them "This is a bug" | report: "bevy_winit: an event loop that stops with an error is not a missing exit code" | `a_lost_compositor_is_five_errors_of_winit_and_bevy_winit` |
 //! | [`display`]: X11 where `WAYLAND_DISPLAY` names no compositor | winit 0.30.13 opens the window on Wayland whenever `WAYLAND_DISPLAY` is set, and stops if no compositor is there, with an X server beside it | report: "fall back to X11 when the Wayland connection fails and DISPLAY is set" | `winit_takes_wayland_display_at_its_word` |
 //! | [`explain_startup_failures`]: one line, not a backtrace | no display is a panic, not an error to handle | report: "return an error when the event loop or GPU adapter can't be created" | `the_startup_panics_main_explains_still_say_so` |
 //!
@@ -53,6 +55,11 @@
 //! - **Return an error when the event loop or GPU adapter can't be created.** Without a display
 //!   `App::run` panics with `Failed to build event loop`, without an adapter with `Unable to
 //!   find a GPU!`; an app can only match the panic's text to tell its user what to install.
+//! - **bevy_winit: an event loop that stops with an error is not a missing exit code.** When
+//!   the Wayland compositor goes away, `run_app` returns winit's error; bevy_winit logs it, then
+//!   logs "Failed to receive an app exit code! This is a bug" and returns `AppExit::error()`.
+//!   Returning the error as the exit (and wayland-backend logging through `log` by default, not
+//!   `eprintln!`) would let an app say "the compositor went away" in its own words.
 //! - **bevy_render: pass the event loop's display handle to `wgpu::InstanceDescriptor`.**
 //!   `initialize_renderer` sets `display: None`. With the `gles` feature and no Vulkan driver,
 //!   wgpu's EGL then opens Mesa's surfaceless platform; its surfaces offer no present mode, and

@@ -1484,6 +1484,44 @@ fn without_a_display_it_stops_with_one_line_that_says_what_to_do() {
     assert_stops_with_one_line(app, "agent-chat: no display", "xvfb-run");
 }
 
+#[test]
+#[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
+fn the_x_server_going_away_ends_the_app_with_one_line() {
+    let mut x = Session::start("x_gone");
+    let log = x.shots.join("app.log");
+    let before = fs::read_to_string(&log).unwrap().lines().count();
+    let _ = Command::new("kill")
+        .arg(x.xvfb.process.id().to_string())
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = x.app.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the app still runs 20 s after its X server went"
+        );
+        sleep(Duration::from_millis(100));
+    };
+    let log = fs::read_to_string(&log).unwrap();
+    // What it said since, but for its own debug lines (the harness asks for those).
+    let said: Vec<&str> = log
+        .lines()
+        .skip(before)
+        .filter(|line| !line.contains("DEBUG"))
+        .collect();
+    assert_eq!(status.code(), Some(1), "the app's log: {log}");
+    assert_eq!(
+        said,
+        [format!(
+            "X connection to {} broken (explicit kill or server shutdown).",
+            x.xvfb.display
+        )],
+        "Xlib's one line, and no other"
+    );
+}
+
 /// Runs `app` and checks it fails with status 1, no panic report, and a last line that starts
 /// with `what` is missing and mentions `fix`. Returns that line.
 fn assert_stops_with_one_line(mut app: Command, what: &str, fix: &str) -> String {

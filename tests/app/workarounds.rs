@@ -256,6 +256,30 @@ fn winit_takes_wayland_display_at_its_word() {
     );
 }
 
+/// Workaround: `workarounds::display::log_writer` says a lost compositor in one line, because
+/// winit stops its event loop with an error of its own and bevy_winit then logs two more, one
+/// calling it a bug. Fails once bevy_winit no longer calls the loop's error "a bug", or winit
+/// stops logging it itself: then the lines to drop are others.
+#[test]
+fn a_lost_compositor_is_five_errors_of_winit_and_bevy_winit() {
+    let state = crate_source("bevy_winit", "state.rs");
+    let run = between(
+        &state,
+        "event_loop.run_app(&mut runner_state)",
+        "AppExit::error()",
+    );
+    let wayland = crate_source("winit", "platform_impl/linux/wayland/event_loop/mod.rs");
+    assert!(
+        run.contains("winit event loop returned an error")
+            && run.contains("Failed to receive an app exit code! This is a bug")
+            && wayland.contains("tracing::error!(\"Error dispatching event loop: {}\", error);"),
+        "bevy_winit {} or winit {} say a lost connection otherwise; check \
+         workarounds/display.rs's log writer against what they say now:\n{run}",
+        locked_version("bevy_winit"),
+        locked_version("winit")
+    );
+}
+
 /// Workaround: `src/workarounds/accesskit_unix` serves AccessKit's Linux adapter 0.22 to
 /// Bevy's accesskit_winit, which asks for 0.21: that one joins the accessibility bus only when
 /// `ScreenReaderEnabled` is set, which Orca never sets. Fails once Bevy's accesskit_winit asks

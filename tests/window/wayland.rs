@@ -526,6 +526,44 @@ fn on_wayland_the_clipboard_goes_both_ways_and_a_resting_window_draws_nothing() 
 }
 
 #[test]
+#[ignore = "runs a headless Wayland compositor: needs sway, wtype, grim and Mesa Vulkan"]
+fn the_compositor_going_away_ends_the_app_with_one_line() {
+    let mut x = Wayland::start("wl_gone", 1.0);
+    let before = x.log().lines().count();
+    let _ = Command::new("kill").arg(x.sway.id().to_string()).status();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = x.app.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the app still runs 20 s after its compositor went; its log: {}",
+            x.log()
+        );
+        sleep(Duration::from_millis(100));
+    };
+    let log = x.log();
+    // What it said since, but for its own debug lines (the harness asks for those).
+    let said: Vec<&str> = log
+        .lines()
+        .skip(before)
+        .filter(|line| !line.contains("DEBUG"))
+        .collect();
+    assert_eq!(status.code(), Some(1), "the app's log: {log}");
+    let [line] = said[..] else {
+        panic!("one line, not {}: {said:#?}", said.len());
+    };
+    assert!(
+        line.starts_with(
+            "agent-chat: the Wayland compositor (WAYLAND_DISPLAY=wayland-1) closed the \
+             connection, and the window with it ("
+        ),
+        "{line}"
+    );
+}
+
+#[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
 fn a_wayland_display_that_names_no_compositor_falls_back_to_x11_with_one_line() {
     let xvfb = Xvfb::start();
