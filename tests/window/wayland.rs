@@ -15,6 +15,15 @@ use std::{
 };
 
 use agent_chat::theme::{Palette, Theme};
+use wayland_client::{
+    Connection, Dispatch, EventQueue, QueueHandle, delegate_noop,
+    globals::{GlobalListContents, registry_queue_init},
+    protocol::{wl_pointer::ButtonState, wl_registry::WlRegistry},
+};
+use wayland_protocols_wlr::virtual_pointer::v1::client::{
+    zwlr_virtual_pointer_manager_v1::ZwlrVirtualPointerManagerV1,
+    zwlr_virtual_pointer_v1::ZwlrVirtualPointerV1,
+};
 
 use super::{APP, assert_one_exchange, assert_stops_with_one_line, screen::*, session::*};
 
@@ -216,6 +225,11 @@ impl Wayland {
         fs::read_to_string(self.runtime.join("app.log")).unwrap_or_default()
     }
 
+    /// A pointer on sway's seat, to click with.
+    pub fn pointer(&self) -> Pointer {
+        Pointer::new(&self.runtime.join("wayland-1"))
+    }
+
     /// What fcitx5 said, when it runs.
     pub fn ime_log(&self) -> String {
         fs::read_to_string(self.runtime.join("fcitx5.log")).unwrap_or_default()
@@ -298,6 +312,80 @@ impl Wayland {
             .map(|n| n.trim().parse().ok())
             .collect::<Option<_>>()?;
         numbers.try_into().ok()
+    }
+}
+
+/// A pointer device of the test's own on sway's seat (wlr-virtual-pointer): the headless
+/// backend has none, and `swaymsg seat - cursor` moves nothing that a client is told of without
+/// one.
+pub struct Pointer {
+    connection: Connection,
+    queue: EventQueue<Nobody>,
+    pointer: ZwlrVirtualPointerV1,
+    /// Milliseconds, for the events' timestamps.
+    time: u32,
+}
+
+/// Hears nothing: the virtual pointer's objects have no events.
+struct Nobody;
+
+impl Dispatch<WlRegistry, GlobalListContents> for Nobody {
+    fn event(
+        _: &mut Self,
+        _: &WlRegistry,
+        _: <WlRegistry as wayland_client::Proxy>::Event,
+        _: &GlobalListContents,
+        _: &Connection,
+        _: &QueueHandle<Self>,
+    ) {
+    }
+}
+
+delegate_noop!(Nobody: ZwlrVirtualPointerManagerV1);
+delegate_noop!(Nobody: ZwlrVirtualPointerV1);
+
+/// evdev's code of the middle button.
+const BTN_MIDDLE: u32 = 0x112;
+
+impl Pointer {
+    fn new(socket: &Path) -> Self {
+        let stream = std::os::unix::net::UnixStream::connect(socket)
+            .unwrap_or_else(|e| panic!("connect to {}: {e}", socket.display()));
+        let connection = Connection::from_socket(stream).expect("a Wayland connection");
+        let (globals, mut queue) =
+            registry_queue_init::<Nobody>(&connection).expect("the compositor's globals");
+        let manager: ZwlrVirtualPointerManagerV1 = globals
+            .bind(&queue.handle(), 1..=2, ())
+            .expect("the compositor offers wlr-virtual-pointer");
+        let pointer = manager.create_virtual_pointer(None, &queue.handle(), ());
+        queue
+            .roundtrip(&mut Nobody)
+            .expect("the virtual pointer made");
+        Self {
+            connection,
+            queue,
+            pointer,
+            time: 0,
+        }
+    }
+
+    /// Clicks `button` (an evdev code) at (`x`, `y`) of the 1280x720 output.
+    pub fn click(&mut self, x: u32, y: u32, button: u32) {
+        self.time += 100;
+        self.pointer.motion_absolute(self.time, x, y, 1280, 720);
+        self.pointer.frame();
+        self.queue.roundtrip(&mut Nobody).expect("the motion sent");
+        // The window hears of the pointer (a new device's `wl_pointer`, then its `enter`) before
+        // the button.
+        sleep(Duration::from_millis(300));
+        for state in [ButtonState::Pressed, ButtonState::Released] {
+            self.time += 50;
+            self.pointer.button(self.time, button, state);
+            self.pointer.frame();
+        }
+        self.queue.roundtrip(&mut Nobody).expect("the clicks sent");
+        let _ = self.connection.flush();
+        sleep(Duration::from_millis(300));
     }
 }
 
@@ -523,6 +611,50 @@ fn on_wayland_the_clipboard_goes_both_ways_and_a_resting_window_draws_nothing() 
     let resting = x.frames();
     sleep(Duration::from_secs(3));
     assert_eq!(x.frames(), resting, "frames drawn in 3 s at rest");
+}
+
+#[test]
+#[ignore = "runs a headless Wayland compositor: needs sway, wtype, grim, wl-clipboard and Mesa Vulkan"]
+fn on_wayland_a_selection_is_offered_as_primary_and_a_middle_click_pastes_primary() {
+    let x = Wayland::start("wl_primary", 1.0);
+    let line = "selected in the app";
+    x.type_text(line);
+    // Selecting is enough: no copy.
+    x.chord("Control_L", "a");
+    assert_eq!(
+        x.client("wl-paste", &["--primary", "--no-newline"]),
+        line,
+        "another application's middle click reads the app's selection; the app's log: {}",
+        x.log()
+    );
+    // Another application's selection, pasted by a middle click at the end of the line.
+    let theirs = ", and in another";
+    let offered = Command::new("wl-copy")
+        .args(["--primary", theirs])
+        .env_remove("DISPLAY")
+        .env("WAYLAND_DISPLAY", "wayland-1")
+        .env("XDG_RUNTIME_DIR", &x.runtime)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap_or_else(|e| panic!("run wl-copy ({NEEDS}): {e}"));
+    assert!(offered.success());
+    x.key("End");
+    let mut pointer = x.pointer();
+    sleep(Duration::from_millis(300));
+    pointer.click(1000, 684, BTN_MIDDLE);
+    sleep(Duration::from_millis(500));
+    x.key("Return");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while x.submissions().is_empty() && Instant::now() < deadline {
+        sleep(Duration::from_millis(200));
+    }
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", format!("{line}{theirs}"))],
+        "the app's log: {}",
+        x.log()
+    );
 }
 
 #[test]
