@@ -8,6 +8,12 @@ use bevy::{
 };
 
 pub mod fonts;
+#[cfg(all(
+    feature = "desktop-theme",
+    unix,
+    not(any(target_os = "macos", target_os = "android"))
+))]
+pub mod portal;
 
 use fonts::FONT;
 
@@ -16,6 +22,7 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<Theme>()
         .register_type::<ThemeChoice>()
         .init_resource::<Theme>()
+        .add_message::<DesktopTheme>()
         // Both registered by Bevy's window and camera plugins too; headless apps have neither.
         .add_message::<WindowThemeChanged>()
         .init_resource::<ClearColor>()
@@ -24,6 +31,15 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             (paint_window, paint).in_set(ThemeSystems::Paint),
         );
+    #[cfg(all(
+        feature = "desktop-theme",
+        unix,
+        not(any(target_os = "macos", target_os = "android"))
+    ))]
+    app.add_systems(
+        PreUpdate,
+        portal::hear_the_desktop.before(follow_platform_theme),
+    );
 }
 
 /// The theme's systems in `PostUpdate`, before the UI is laid out and drawn (`frame.rs`).
@@ -143,8 +159,8 @@ impl Palette {
     };
 }
 
-/// Which palette the app draws with: the platform's preference where the window reports one
-/// (Windows, macOS, Wayland), dark otherwise (X11 reports none), unless the user chose with
+/// Which palette the app draws with: the platform's preference (the window's on Windows and
+/// macOS, the desktop portal's on Linux), dark where none is told, unless the user chose with
 /// [`ThemeChoice`].
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Resource)]
@@ -174,6 +190,12 @@ impl From<WindowTheme> for Theme {
         }
     }
 }
+
+/// The desktop's light or dark preference, where the desktop tells it apart from the window:
+/// on Linux, through the XDG desktop portal (`portal`), at start-up and whenever the user
+/// switches. The theme follows it as it follows a [`WindowThemeChanged`].
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DesktopTheme(pub Theme);
 
 /// A theme the user chose, which wins over the platform's (`main` reads it from
 /// `AGENT_CHAT_THEME`).
@@ -226,11 +248,13 @@ impl Paint {
 /// Follows the platform's light or dark preference, unless the user chose a theme.
 ///
 /// The window reports the platform's theme once it exists, in [`Window::window_theme`]; later
-/// changes arrive as [`WindowThemeChanged`] messages (the window component is not updated).
+/// changes arrive as [`WindowThemeChanged`] messages (the window component is not updated). On
+/// Linux winit reports none, and the desktop's preference comes as [`DesktopTheme`] messages.
 fn follow_platform_theme(
     choice: Option<Res<ThemeChoice>>,
     windows: Query<&Window, With<PrimaryWindow>>,
     mut changes: MessageReader<WindowThemeChanged>,
+    mut desktop: MessageReader<DesktopTheme>,
     mut reported: Local<Option<WindowTheme>>,
     mut theme: ResMut<Theme>,
 ) {
@@ -239,14 +263,17 @@ fn follow_platform_theme(
         && window.window_theme != *reported
     {
         *reported = window.window_theme;
-        platform = window.window_theme;
+        platform = window.window_theme.map(Theme::from);
     }
     if let Some(change) = changes.read().last() {
-        platform = Some(change.theme);
+        platform = Some(change.theme.into());
+    }
+    if let Some(DesktopTheme(preferred)) = desktop.read().last() {
+        platform = Some(*preferred);
     }
     let wanted = match (choice, platform) {
         (Some(choice), _) => choice.0,
-        (None, Some(platform)) => platform.into(),
+        (None, Some(platform)) => platform,
         (None, None) => return,
     };
     theme.set_if_neq(wanted);

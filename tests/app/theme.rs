@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use agent_chat::theme::{Palette, Theme, ThemeChoice};
+use agent_chat::theme::{DesktopTheme, Palette, Theme, ThemeChoice};
 use bevy::{
     color::LinearRgba,
     input::keyboard::Key,
@@ -264,4 +264,24 @@ fn a_theme_the_user_chose_wins_over_the_platform() {
         "platform says dark, user said light",
         &Palette::LIGHT,
     );
+}
+
+fn desktop_says(app: &mut App, theme: Theme) {
+    app.world_mut().write_message(DesktopTheme(theme));
+    app.update();
+}
+
+#[test]
+fn the_app_follows_the_desktops_preference_as_the_portal_tells_it() {
+    let mut app = headless_app();
+    submit(&mut app, "포털");
+    // What `theme::portal` hears on Linux: the setting at start-up, then each switch.
+    desktop_says(&mut app, Theme::Light);
+    assert_drawn_in(&mut app, "the desktop prefers light", &Palette::LIGHT);
+    desktop_says(&mut app, Theme::Dark);
+    assert_drawn_in(&mut app, "the desktop switched to dark", &Palette::DARK);
+    // The user's own choice wins over it, as over the window's report.
+    app.insert_resource(ThemeChoice(Theme::Dark));
+    desktop_says(&mut app, Theme::Light);
+    assert_drawn_in(&mut app, "the user chose dark", &Palette::DARK);
 }

@@ -32,6 +32,19 @@ const NEEDS: &str = "runs a headless Wayland compositor: needs sway, wtype, grim
 /// The user sway runs as when the tests run as root.
 const USER: &str = "agent-chat-wayland";
 
+/// What runs on the desktop beside sway and the app.
+#[derive(Default, Clone, Copy)]
+pub struct Desktop {
+    /// fcitx5-hangul as the IME: every field starts in Hangul, and the app reaches it over
+    /// text-input-v3. The app's Wayland messages are logged then too (`WAYLAND_DEBUG`), for
+    /// where it says the caret is.
+    pub korean: bool,
+    /// The XDG desktop portal, with GTK's backend as GNOME has it, on a session bus the app is
+    /// on; GNOME's `color-scheme` set to this before the app starts (in a settings file of the
+    /// test's own, not the machine's).
+    pub color_scheme: Option<&'static str>,
+}
+
 /// A headless sway with one 1280x720 output at `scale`, and the app on it.
 pub struct Wayland {
     sway: Child,
@@ -42,6 +55,8 @@ pub struct Wayland {
     palette: &'static Palette,
     /// fcitx5 and the session bus it needs, when the desktop's IME was asked for.
     _ime: Option<(Stopped, Stopped)>,
+    /// The desktop portal's session bus, when it was asked for.
+    portal: Option<Portal>,
 }
 
 fn is_root() -> bool {
@@ -80,13 +95,11 @@ fn sway_user() -> Option<&'static str> {
 
 impl Wayland {
     pub fn start(name: &str, scale: f32) -> Self {
-        Self::start_with(name, scale, false)
+        Self::start_with(name, scale, Desktop::default())
     }
 
-    /// [`Self::start`], with fcitx5-hangul as the desktop's IME when `korean`: every field
-    /// starts in Hangul, and the app reaches it over text-input-v3. The app's Wayland messages
-    /// are logged then too (`WAYLAND_DEBUG`), for where it says the caret is.
-    pub fn start_with(name: &str, scale: f32, korean: bool) -> Self {
+    /// [`Self::start`], with more of a desktop beside the app.
+    pub fn start_with(name: &str, scale: f32, desktop: Desktop) -> Self {
         let runtime = Path::new("/tmp").join(format!("agent-chat-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&runtime);
         fs::create_dir_all(&runtime).unwrap();
@@ -139,11 +152,17 @@ impl Wayland {
             );
             sleep(Duration::from_millis(100));
         }
-        let ime = korean.then(|| start_fcitx5(&runtime));
+        let ime = desktop.korean.then(|| start_fcitx5(&runtime));
+        let portal = desktop
+            .color_scheme
+            .map(|scheme| Portal::start(&runtime, scheme));
         let app_log = fs::File::create(runtime.join("app.log")).unwrap();
         let mut app = Command::new(APP);
-        if korean {
+        if desktop.korean {
             app.env("WAYLAND_DEBUG", "1");
+        }
+        if let Some(portal) = &portal {
+            app.env("DBUS_SESSION_BUS_ADDRESS", &portal.address);
         }
         let app = app
             .env_remove("DISPLAY")
@@ -161,6 +180,7 @@ impl Wayland {
             taken: 0,
             palette: Theme::Dark.palette(),
             _ime: ime,
+            portal,
         };
         wayland.wait_for_window();
         wayland
@@ -393,11 +413,90 @@ impl Drop for Wayland {
     fn drop(&mut self) {
         let _ = self.app.kill();
         let _ = self.app.wait();
+        // Its document portal's mount is gone with it, before the folder it is in.
+        drop(self.portal.take());
         let _ = Command::new("kill")
             .arg(self.sway.id().to_string())
             .status();
         let _ = self.sway.wait();
         let _ = fs::remove_dir_all(&self.runtime);
+    }
+}
+
+/// The XDG desktop portal on a session bus of its own, as a GNOME session has it: the portal
+/// and its GTK backend, started by the bus when the app first asks, reading GNOME's settings
+/// from a keyfile under the test's folder (`GSETTINGS_BACKEND=keyfile`), never the machine's.
+pub struct Portal {
+    bus: Stopped,
+    /// The bus's address, for the app.
+    address: String,
+    /// The bus's runtime folder (where the document portal mounts itself) and its settings.
+    folder: PathBuf,
+}
+
+impl Portal {
+    fn start(runtime: &Path, color_scheme: &str) -> Self {
+        let folder = runtime.join("portal");
+        fs::create_dir_all(folder.join("config")).unwrap();
+        run_ok("chmod", &["700", folder.to_str().unwrap()]);
+        let socket = folder.join("bus");
+        let address = format!("unix:path={}", socket.display());
+        let bus = Command::new("dbus-daemon")
+            .args(["--session", "--nofork", "--address", &address])
+            .env_clear()
+            .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+            .env("HOME", &folder)
+            .env("XDG_RUNTIME_DIR", &folder)
+            // The backend is a GTK program: it needs a display, and finds sway's by its path.
+            .env("WAYLAND_DISPLAY", runtime.join("wayland-1"))
+            .env("XDG_CURRENT_DESKTOP", "GNOME")
+            .env("GSETTINGS_BACKEND", "keyfile")
+            .env("XDG_CONFIG_HOME", folder.join("config"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
+        let portal = Self {
+            bus: Stopped(bus),
+            address,
+            folder,
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !socket.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "dbus-daemon made no socket in 10 s"
+            );
+            sleep(Duration::from_millis(50));
+        }
+        portal.set_color_scheme(color_scheme);
+        portal
+    }
+
+    /// Sets GNOME's `color-scheme` (`default`, `prefer-dark`, `prefer-light`), as its settings
+    /// panel does; the GTK backend tells the portal, which signals `SettingChanged`.
+    pub fn set_color_scheme(&self, scheme: &str) {
+        let status = Command::new("gsettings")
+            .args(["set", "org.gnome.desktop.interface", "color-scheme", scheme])
+            .env("GSETTINGS_BACKEND", "keyfile")
+            .env("XDG_CONFIG_HOME", self.folder.join("config"))
+            .env("DBUS_SESSION_BUS_ADDRESS", &self.address)
+            .status()
+            .unwrap_or_else(|e| panic!("run gsettings (needs libglib2.0-bin): {e}"));
+        assert!(status.success(), "gsettings set color-scheme {scheme}");
+    }
+}
+
+impl Drop for Portal {
+    fn drop(&mut self) {
+        let _ = self.bus.0.kill();
+        let _ = self.bus.0.wait();
+        // The document portal leaves with its bus and takes its mount along; in case it lags.
+        let _ = Command::new("fusermount3")
+            .args(["-u", "-z"])
+            .arg(self.folder.join("doc"))
+            .stderr(Stdio::null())
+            .status();
     }
 }
 
@@ -520,7 +619,14 @@ fn on_wayland_the_window_is_native_and_a_line_typed_with_wtype_is_sent_by_its_re
 #[test]
 #[ignore = "runs a headless Wayland compositor and types through fcitx5-hangul: needs sway, wtype, grim, fcitx5, fcitx5-modules, fcitx5-hangul, dbus-daemon and Mesa Vulkan"]
 fn on_wayland_korean_through_fcitx5_hangul_is_composed_at_the_caret_and_enter_sends_it_whole() {
-    let mut x = Wayland::start_with("wl_korean", 1.0, true);
+    let mut x = Wayland::start_with(
+        "wl_korean",
+        1.0,
+        Desktop {
+            korean: true,
+            ..Desktop::default()
+        },
+    );
     // The two-set keys of 안녕하세요, and a Backspace while 요 is composed: it takes the vowel
     // off in the IME, and y puts it back. Enter comes right after the last syllable.
     x.type_text("dkssudgktpdy");
@@ -654,6 +760,47 @@ fn on_wayland_a_selection_is_offered_as_primary_and_a_middle_click_pastes_primar
         [format!("{:?}", format!("{line}{theirs}"))],
         "the app's log: {}",
         x.log()
+    );
+}
+
+#[test]
+#[ignore = "runs a headless Wayland compositor and the desktop portal: needs sway, grim, Mesa Vulkan, dbus-daemon, xdg-desktop-portal, xdg-desktop-portal-gtk, gsettings-desktop-schemas and libglib2.0-bin"]
+fn on_wayland_the_window_follows_the_desktops_light_or_dark_preference() {
+    let mut x = Wayland::start_with(
+        "wl_theme",
+        1.0,
+        Desktop {
+            color_scheme: Some("prefer-light"),
+            ..Desktop::default()
+        },
+    );
+    let background = |palette: &Palette| rgb(palette.window_background);
+    // Well away from the rows and the field: the window's own fill.
+    let fill = |shot: &Shot| shot.px(640, 200);
+    x.palette = Theme::Light.palette();
+    let light = x.wait_for("light", |shot| fill(shot) == background(&Palette::LIGHT));
+    assert_eq!(
+        fill(&light),
+        background(&Palette::LIGHT),
+        "{}: GNOME prefers light, so the window starts light; the app's log: {}",
+        light.name(),
+        x.log()
+    );
+    // The user switches: the window follows at once, with no restart.
+    x.portal.as_ref().unwrap().set_color_scheme("prefer-dark");
+    x.palette = Theme::Dark.palette();
+    let dark = x.wait_for("dark", |shot| fill(shot) == background(&Palette::DARK));
+    assert_eq!(
+        fill(&dark),
+        background(&Palette::DARK),
+        "{}: switched to dark",
+        dark.name()
+    );
+    // The field too, not only the fill.
+    assert!(
+        dark.input_bar().is_some(),
+        "{}: the field's border in the dark palette",
+        dark.name()
     );
 }
 
