@@ -54,7 +54,7 @@ pub struct Wayland {
     taken: usize,
     palette: &'static Palette,
     /// fcitx5 and the session bus it needs, when the desktop's IME was asked for.
-    _ime: Option<(Stopped, Stopped)>,
+    _ime: Option<(Ended, Ended)>,
     /// The desktop portal's session bus, when it was asked for.
     portal: Option<Portal>,
 }
@@ -504,7 +504,7 @@ impl Drop for Portal {
 /// sway's user (a session bus lets in its own user only). Hangul is on in every new input
 /// context (`fcitx5-remote -o` would race the field's focus), and no key alone switches it off:
 /// fcitx5's default is that a lone Left Shift does, and wtype leads with one.
-fn start_fcitx5(runtime: &Path) -> (Stopped, Stopped) {
+fn start_fcitx5(runtime: &Path) -> (Ended, Ended) {
     let config = runtime.join("xdg-config/fcitx5");
     fs::create_dir_all(&config).unwrap();
     fs::write(
@@ -541,7 +541,7 @@ fn start_fcitx5(runtime: &Path) -> (Stopped, Stopped) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
-    let bus = Stopped(bus);
+    let bus = Ended(bus);
     let deadline = Instant::now() + Duration::from_secs(10);
     while !bus_socket.exists() {
         assert!(
@@ -567,7 +567,7 @@ fn start_fcitx5(runtime: &Path) -> (Stopped, Stopped) {
         .stderr(log)
         .spawn()
         .unwrap_or_else(|e| panic!("start fcitx5 (needs fcitx5 and fcitx5-hangul): {e}"));
-    let fcitx5 = Stopped(fcitx5);
+    let fcitx5 = Ended(fcitx5);
     // Up, with its Hangul engine loaded and its input method bound, before the app asks for one.
     let deadline = Instant::now() + Duration::from_secs(20);
     while !fs::read_to_string(runtime.join("fcitx5.log"))
@@ -582,6 +582,17 @@ fn start_fcitx5(runtime: &Path) -> (Stopped, Stopped) {
         sleep(Duration::from_millis(100));
     }
     (fcitx5, bus)
+}
+
+/// A process ended with SIGTERM when dropped: `runuser` passes that on to the program it runs
+/// as sway's user, where a SIGKILL would end `runuser` alone and leave the program running.
+pub struct Ended(Child);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
 }
 
 fn run_ok(program: &str, args: &[&str]) {
