@@ -31,6 +31,8 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             (paint_window, paint).in_set(ThemeSystems::Paint),
         );
+    #[cfg(all(unix, not(any(target_os = "macos", target_os = "android"))))]
+    app.add_systems(PostUpdate, dress_the_window.in_set(ThemeSystems::Paint));
     #[cfg(all(
         feature = "desktop-theme",
         unix,
@@ -277,6 +279,26 @@ fn follow_platform_theme(
         (None, None) => return,
     };
     theme.set_if_neq(wanted);
+}
+
+/// Dresses the window in the theme, on Linux: the title bar winit draws where the compositor
+/// draws none (GNOME on Wayland; Adwaita, light unless told), and the window manager's hint on
+/// X11 (`_GTK_THEME_VARIANT`), so a dark window does not wear a light title bar. Only on Linux,
+/// where winit reports no theme: on Windows and macOS, setting one would stop the window
+/// following the system's. [`follow_platform_theme`] reads the value back as the window's
+/// report, which is the theme itself, and so changes nothing.
+#[cfg(all(unix, not(any(target_os = "macos", target_os = "android"))))]
+fn dress_the_window(theme: Res<Theme>, mut windows: Query<&mut Window, With<PrimaryWindow>>) {
+    if !theme.is_changed() {
+        return;
+    }
+    let dressed = match *theme {
+        Theme::Light => WindowTheme::Light,
+        Theme::Dark => WindowTheme::Dark,
+    };
+    for mut window in &mut windows {
+        window.window_theme = Some(dressed);
+    }
 }
 
 /// Fills the window with the palette's background: the camera clears to it before the UI is

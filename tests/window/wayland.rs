@@ -854,6 +854,120 @@ fn the_compositor_going_away_ends_the_app_with_one_line() {
 }
 
 #[test]
+#[ignore = "runs a headless Wayland compositor: needs weston, ImageMagick and Mesa Vulkan"]
+fn where_the_compositor_draws_no_title_bar_the_window_wears_one_in_its_theme() {
+    // weston, as GNOME, leaves decorations to the window (it has no xdg-decoration); sway draws
+    // its own. Its headless output is drawn with pixman, and `--debug` lets its screenshooter in.
+    let runtime = tempdir("weston");
+    run_ok("chmod", &["700", runtime.to_str().unwrap()]);
+    let weston = Command::new("weston")
+        .args([
+            "--backend=headless-backend.so",
+            "--use-pixman",
+            "--width=1600",
+            "--height=1000",
+            "--debug",
+            "--socket=wayland-w",
+            "--no-config",
+            "--idle-time=0",
+        ])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(runtime.join("weston.log")).unwrap())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start weston (needs weston): {e}"));
+    let _weston = Stopped(weston);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !runtime.join("wayland-w").exists() {
+        assert!(Instant::now() < deadline, "weston made no socket in 20 s");
+        sleep(Duration::from_millis(100));
+    }
+    for theme in [Theme::Dark, Theme::Light] {
+        let name = format!("{theme:?}").to_lowercase();
+        let app = Command::new(APP)
+            .env_remove("DISPLAY")
+            .env("WAYLAND_DISPLAY", "wayland-w")
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("AGENT_CHAT_THEME", &name)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the app");
+        let _app = Stopped(app);
+        let palette = theme.palette();
+        let fill = rgb(palette.window_background);
+        // The app's content: the rows where its fill runs for hundreds of pixels.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let (shot, top, left, right) = loop {
+            let shot = weston_screenshot(&runtime, &name, palette);
+            let filled = |y: usize| (0..shot.width).filter(|&x| shot.px(x, y) == fill).count();
+            if let Some(top) = (0..shot.height).find(|&y| filled(y) > 600) {
+                let row: Vec<usize> = (0..shot.width)
+                    .filter(|&x| shot.px(x, top) == fill)
+                    .collect();
+                let (left, right) = (row[0], row[row.len() - 1]);
+                break (shot, top, left, right);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: no {name} window in 30 s",
+                shot.name()
+            );
+            sleep(Duration::from_millis(500));
+        };
+        // Above it, the title bar winit draws: in the theme's lightness, with the title's ink.
+        let bar: Vec<[u8; 3]> = (left..=right).map(|x| shot.px(x, top - 18)).collect();
+        let lightness = |p: &[u8; 3]| p.iter().map(|&c| u32::from(c)).sum::<u32>() / 3;
+        let mut lightnesses: Vec<u32> = bar.iter().map(lightness).collect();
+        lightnesses.sort_unstable();
+        let usual = lightnesses[lightnesses.len() / 2];
+        let inked = bar
+            .iter()
+            .filter(|p| lightness(p).abs_diff(usual) > 60)
+            .count();
+        match theme {
+            Theme::Dark => assert!(usual < 80, "{}: a dark title bar ({usual})", shot.name()),
+            Theme::Light => assert!(usual > 200, "{}: a light title bar ({usual})", shot.name()),
+        }
+        assert!(
+            inked > 20,
+            "{}: the title and buttons drawn on it ({inked} px)",
+            shot.name()
+        );
+    }
+    drop(_weston);
+    let _ = fs::remove_dir_all(&runtime);
+}
+
+/// A screenshot of weston's output, by its screenshooter (which writes a PNG where it runs).
+fn weston_screenshot(runtime: &Path, label: &str, palette: &'static Palette) -> Shot {
+    let folder = runtime.join(format!("shots-{label}"));
+    let _ = fs::remove_dir_all(&folder);
+    fs::create_dir_all(&folder).unwrap();
+    let status = Command::new("weston-screenshooter")
+        .current_dir(&folder)
+        .env("WAYLAND_DISPLAY", "wayland-w")
+        .env("XDG_RUNTIME_DIR", runtime)
+        .status()
+        .unwrap_or_else(|e| panic!("run weston-screenshooter (needs weston): {e}"));
+    assert!(status.success(), "weston-screenshooter");
+    let png = fs::read_dir(&folder)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .find(|path| path.extension().is_some_and(|ext| ext == "png"))
+        .expect("weston-screenshooter wrote a PNG");
+    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests/wayland");
+    fs::create_dir_all(&kept).unwrap();
+    let _ = fs::copy(&png, kept.join(format!("weston-{label}.png")));
+    let ppm = png.with_extension("ppm");
+    run_ok("convert", &[png.to_str().unwrap(), ppm.to_str().unwrap()]);
+    Shot::read(&ppm, palette)
+}
+
+#[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]
 fn a_wayland_display_that_names_no_compositor_falls_back_to_x11_with_one_line() {
     let xvfb = Xvfb::start();
