@@ -161,9 +161,11 @@ impl Wayland {
         if desktop.korean {
             app.env("WAYLAND_DEBUG", "1");
         }
-        if let Some(portal) = &portal {
-            app.env("DBUS_SESSION_BUS_ADDRESS", &portal.address);
-        }
+        match &portal {
+            Some(portal) => app.env("DBUS_SESSION_BUS_ADDRESS", &portal.address),
+            // Dark, as the screenshots are read, whatever the machine's own desktop prefers.
+            None => app.env("AGENT_CHAT_THEME", "dark"),
+        };
         let app = app
             .env_remove("DISPLAY")
             .env("WAYLAND_DISPLAY", "wayland-1")
@@ -965,6 +967,191 @@ fn weston_screenshot(runtime: &Path, label: &str, palette: &'static Palette) -> 
     let ppm = png.with_extension("ppm");
     run_ok("convert", &[png.to_str().unwrap(), ppm.to_str().unwrap()]);
     Shot::read(&ppm, palette)
+}
+
+#[test]
+#[ignore = "runs KWin headless at scale 1.5: needs kwin-wayland, python3-dbus, dbus-daemon, ImageMagick and Mesa"]
+fn at_a_fractional_scale_the_window_is_drawn_at_the_outputs_own_pixels() {
+    // sway 1.7 has no wp-fractional-scale; KWin 5.27 has it.
+    drawn_at_the_outputs_own_pixels(1.25);
+    drawn_at_the_outputs_own_pixels(1.5);
+}
+
+/// Under KWin with a virtual output of 1280x720 logical pixels at `scale`: the app draws one
+/// pixel for each of the output's own.
+fn drawn_at_the_outputs_own_pixels(scale: f32) {
+    let (width, height) = ((1280.0 * scale) as usize, (720.0 * scale) as usize);
+    let runtime = tempdir(&format!("kwin-{scale}"));
+    run_ok("chmod", &["700", runtime.to_str().unwrap()]);
+    let socket = runtime.join("bus");
+    let address = format!("unix:path={}", socket.display());
+    let bus = Command::new("dbus-daemon")
+        .args(["--session", "--nofork", "--address", &address])
+        .env_clear()
+        .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+        .env("HOME", &runtime)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
+    let _bus = Stopped(bus);
+    // KWin's binary carries a file capability (to raise its priority), and a container that
+    // allows no new privileges refuses to run such a file; a copy runs without it.
+    let kwin_binary = runtime.join("kwin_wayland");
+    fs::copy("/usr/bin/kwin_wayland", &kwin_binary)
+        .unwrap_or_else(|e| panic!("copy kwin_wayland (needs kwin-wayland): {e}"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !socket.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "dbus-daemon made no socket in 10 s"
+        );
+        sleep(Duration::from_millis(50));
+    }
+    let kwin = Command::new(&kwin_binary)
+        .args([
+            "--virtual",
+            "--width",
+            "1280",
+            "--height",
+            "720",
+            "--scale",
+            &scale.to_string(),
+            "--socket",
+            "wayland-k",
+            "--no-lockscreen",
+            "--no-global-shortcuts",
+            "--no-kactivities",
+        ])
+        .env_clear()
+        .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
+        .env("HOME", &runtime)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("DBUS_SESSION_BUS_ADDRESS", &address)
+        .env("QT_QPA_PLATFORM", "offscreen")
+        .env("KWIN_SCREENSHOT_NO_PERMISSION_CHECKS", "1")
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(runtime.join("kwin.log")).unwrap())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start kwin_wayland: {e}"));
+    let _kwin = Stopped(kwin);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !runtime.join("wayland-k").exists() {
+        assert!(
+            Instant::now() < deadline,
+            "KWin made no socket in 30 s; its log: {}",
+            fs::read_to_string(runtime.join("kwin.log")).unwrap_or_default()
+        );
+        sleep(Duration::from_millis(100));
+    }
+    let log = runtime.join("app.log");
+    let app = Command::new(APP)
+        .env_remove("DISPLAY")
+        .env("WAYLAND_DISPLAY", "wayland-k")
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("AGENT_CHAT_THEME", "dark")
+        .env("WAYLAND_DEBUG", "1")
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("start the app");
+    let _app = Stopped(app);
+    let palette = Theme::Dark.palette();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let shot = loop {
+        // None until KWin's screenshot effect is up, a moment after its socket.
+        let shot = kwin_screenshot(&runtime, &address, palette);
+        if let Some(shot) = shot.filter(|shot| shot.input_bar().is_some()) {
+            break shot;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no field on KWin's screen in 30 s; the app's log ends: {}",
+            fs::read_to_string(&log)
+                .unwrap_or_default()
+                .lines()
+                .rev()
+                .take(20)
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        sleep(Duration::from_millis(500));
+    };
+    // The app was told the scale (wp-fractional-scale's, in 120ths), drew that many pixels,
+    // and asked the compositor to show them on 1280x720 of its logical space (wp-viewporter):
+    // one of its pixels for each of the output's, with nothing for the compositor to scale.
+    let said = fs::read_to_string(&log).unwrap();
+    let told = format!(".preferred_scale({})", (scale * 120.0) as u32);
+    assert!(said.contains(&told), "at {scale}: told {told}");
+    assert!(
+        said.contains(".set_destination(1280, 720)"),
+        "at {scale}: shown at 1280x720 logical pixels"
+    );
+    assert!(
+        said.contains(&format!(", {width}, {height}, ")),
+        "at {scale}: its buffers are {width}x{height} (wl_shm's create_buffer)"
+    );
+    assert!(
+        !said.contains(".set_buffer_scale(2)"),
+        "at {scale}: not drawn at 200% for the compositor to scale down"
+    );
+    // On the screen: the field's top border is a line of exactly its colour, as the app drew
+    // it, not a blend of it and its neighbours, which scaling would leave.
+    let border = rgb(palette.input_border);
+    let top = shot.input_bar().unwrap();
+    let exact = (0..shot.width)
+        .filter(|&x| shot.px(x, top) == border)
+        .count();
+    assert!(
+        (shot.width, shot.height) == (width, height) && exact > shot.width * 9 / 10,
+        "{}: at {scale}, the border's row is {exact} of {} px in its exact colour",
+        shot.name(),
+        shot.width
+    );
+    drop((_app, _kwin, _bus));
+    let _ = fs::remove_dir_all(&runtime);
+}
+
+/// A screenshot of KWin's active output at its own pixels (`tests/kwin_screenshot.py`), once
+/// KWin can take one.
+fn kwin_screenshot(runtime: &Path, bus: &str, palette: &'static Palette) -> Option<Shot> {
+    let raw = runtime.join("shot.bgra");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kwin_screenshot.py");
+    let output = Command::new("/usr/bin/python3")
+        .arg(script)
+        .arg(bus)
+        .arg(&raw)
+        .output()
+        .unwrap_or_else(|e| panic!("run kwin_screenshot.py (needs python3-dbus): {e}"));
+    if !output.status.success() {
+        let why = String::from_utf8_lossy(&output.stderr);
+        // KWin not on the bus yet, or its screenshot effect not loaded yet.
+        let not_yet = ["ServiceUnknown", "NameHasNoOwner", "UnknownObject"];
+        assert!(
+            not_yet.iter().any(|error| why.contains(error)),
+            "kwin_screenshot.py: {why}"
+        );
+        return None;
+    }
+    let said = String::from_utf8_lossy(&output.stdout);
+    let mut size = said.split_whitespace();
+    let (width, height) = (size.next().unwrap(), size.next().unwrap());
+    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests/wayland");
+    fs::create_dir_all(&kept).unwrap();
+    let label = runtime.file_name().unwrap().to_string_lossy().into_owned();
+    let ppm = runtime.join(format!("{label}.ppm"));
+    let raw = format!("bgra:{}", raw.display());
+    let size = format!("{width}x{height}");
+    run_ok(
+        "convert",
+        &["-size", &size, "-depth", "8", &raw, ppm.to_str().unwrap()],
+    );
+    let _ = Command::new("convert")
+        .arg(&ppm)
+        .arg(kept.join(format!("{label}.png")))
+        .status();
+    Some(Shot::read(&ppm, palette))
 }
 
 #[test]
