@@ -220,16 +220,20 @@ pub struct AtSpi {
 impl AtSpi {
     /// The launcher reads GNOME's accessibility settings at start, from `home`: with the user's
     /// own, a flag some earlier program left there would turn the app's adapter on, and no
-    /// reader would be needed to pass.
-    pub fn start(display: &str, bus: &SessionBus, home: &Path) -> Self {
-        let env = [
-            ("DISPLAY", display),
+    /// reader would be needed to pass. `display` names the displays, as variables and their
+    /// values: `[("DISPLAY", ":5")]`, or with `WAYLAND_DISPLAY` and a compositor's socket.
+    pub fn start(display: &[(&str, &str)], bus: &SessionBus, home: &Path) -> Self {
+        let env: Vec<(&str, &str)> = [
             ("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str()),
             ("XDG_CONFIG_HOME", home.to_str().unwrap()),
-        ];
+        ]
+        .into_iter()
+        .chain(display.iter().copied())
+        .collect();
         let launcher = Command::new("/usr/libexec/at-spi-bus-launcher")
             .arg("--launch-immediately")
-            .envs(env)
+            .env_remove("DISPLAY")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -270,7 +274,9 @@ pub struct Orca {
 }
 
 impl Orca {
-    pub fn start(display: &str, bus: &SessionBus, folder: &Path) -> Self {
+    /// Orca with its speech written to `spoken.txt` in `folder`, on the displays `display`
+    /// names (as [`AtSpi::start`] takes them).
+    pub fn start(display: &[(&str, &str)], bus: &SessionBus, folder: &Path) -> Self {
         let _ = fs::remove_dir_all(folder);
         let config = folder.join("config");
         let modules = config.join("speech-dispatcher/modules");
@@ -309,7 +315,8 @@ impl Orca {
                 "--debug-file={}",
                 folder.join("orca-debug.txt").display()
             ))
-            .env("DISPLAY", display)
+            .env_remove("DISPLAY")
+            .envs(display.iter().copied())
             .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
             .env("XDG_CONFIG_HOME", &config)
             .env("XDG_RUNTIME_DIR", &runtime)
@@ -434,12 +441,12 @@ impl Session {
         let at_spi = bus
             .as_ref()
             .filter(|_| screen_reader)
-            .map(|bus| AtSpi::start(&xvfb.display, bus, &shots));
+            .map(|bus| AtSpi::start(&[("DISPLAY", &xvfb.display)], bus, &shots));
         // Orca first, as a session's autostart starts it; `restart_orca` starts one later.
         let orca = bus
             .as_ref()
             .filter(|_| screen_reader)
-            .map(|bus| Orca::start(&xvfb.display, bus, &shots.join("orca")));
+            .map(|bus| Orca::start(&[("DISPLAY", &xvfb.display)], bus, &shots.join("orca")));
         let bus_address = bus.as_ref().map(|bus| bus.address.as_str());
         let mut app = spawn_app(&xvfb.display, &shots, setup, bus_address);
         let spare_keycodes = spare_keycodes(&xvfb.display);
@@ -754,7 +761,8 @@ impl Session {
     pub fn restart_orca(&mut self, folder: &str) {
         self.orca = None;
         let bus = self.bus.as_ref().expect("a session started with Orca");
-        let orca = Orca::start(&self.xvfb.display, bus, &self.shots.join(folder));
+        let display = [("DISPLAY", self.xvfb.display.as_str())];
+        let orca = Orca::start(&display, bus, &self.shots.join(folder));
         self.orca = Some(orca);
     }
 

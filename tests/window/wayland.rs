@@ -1,6 +1,14 @@
 //! On Wayland: the app native under a headless sway, typed into with `wtype` (and through
-//! fcitx5-hangul, the desktop's IME there) and seen with `grim`; and the fall-back to X11 where
-//! `WAYLAND_DISPLAY` names no compositor.
+//! fcitx5-hangul, the desktop's IME there) and seen with `grim`, beside the desktop portal for
+//! the light or dark preference; under a headless weston, which draws no title bar, as GNOME;
+//! under a headless KWin at 125% and 150%, which sway 1.7 cannot scale by; and the fall-back to
+//! X11 where `WAYLAND_DISPLAY` names no compositor. What they need (`.ci/run` installs it):
+//!
+//! ```sh
+//! apt-get install --no-install-recommends sway wtype grim wl-clipboard fcitx5 fcitx5-modules \
+//!     fcitx5-hangul xdg-desktop-portal xdg-desktop-portal-gtk gsettings-desktop-schemas \
+//!     weston kwin-wayland python3-dbus
+//! ```
 //!
 //! sway refuses to run as root, so the harness runs it as an unprivileged user it creates
 //! (`agent-chat-wayland`) when the tests run as root, as CI's do; its tools and the app run as
@@ -10,11 +18,15 @@ use std::{
     fs,
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
+    sync::PoisonError,
     thread::sleep,
     time::{Duration, Instant},
 };
 
-use agent_chat::theme::{Palette, Theme};
+use agent_chat::{
+    chat::REPLIES,
+    theme::{Palette, Theme},
+};
 use wayland_client::{
     Connection, Dispatch, EventQueue, QueueHandle, delegate_noop,
     globals::{GlobalListContents, registry_queue_init},
@@ -43,6 +55,9 @@ pub struct Desktop {
     /// on; GNOME's `color-scheme` set to this before the app starts (in a settings file of the
     /// test's own, not the machine's).
     pub color_scheme: Option<&'static str>,
+    /// Orca, on the accessibility bus of a session bus the app is on, started before the app
+    /// as a session's autostart starts it.
+    pub screen_reader: bool,
 }
 
 /// A headless sway with one 1280x720 output at `scale`, and the app on it.
@@ -57,6 +72,9 @@ pub struct Wayland {
     _ime: Option<(Ended, Ended)>,
     /// The desktop portal's session bus, when it was asked for.
     portal: Option<Portal>,
+    /// Orca, the accessibility bus and their session bus, when a screen reader was asked for,
+    /// and the X server Orca reads the keyboard's map from; dropped in this order.
+    pub reader: Option<(Orca, AtSpi, SessionBus, Xvfb)>,
 }
 
 fn is_root() -> bool {
@@ -156,15 +174,42 @@ impl Wayland {
         let portal = desktop
             .color_scheme
             .map(|scheme| Portal::start(&runtime, scheme));
+        let reader = desktop.screen_reader.then(|| {
+            // Kept after the test, as the X11 tests keep theirs: Orca's speech and debug file.
+            let home = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join("window-tests")
+                .join(name);
+            let _ = fs::remove_dir_all(&home);
+            fs::create_dir_all(&home).unwrap();
+            let socket = runtime.join("wayland-1");
+            // Orca 43 reads the keyboard's map from an X server (`xkbcomp $DISPLAY`), which a
+            // GNOME session on Wayland gives it in XWayland; here an Xvfb plays that part.
+            let xwayland = Xvfb::start();
+            let display = [
+                ("WAYLAND_DISPLAY", socket.to_str().unwrap()),
+                ("DISPLAY", xwayland.display.as_str()),
+            ];
+            let bus = SessionBus::start(&home);
+            let at_spi = AtSpi::start(&display, &bus, &home);
+            let orca = Orca::start(&display, &bus, &home.join("orca"));
+            (orca, at_spi, bus, xwayland)
+        });
+        assert!(
+            portal.is_none() || reader.is_none(),
+            "the app is on one session bus"
+        );
         let app_log = fs::File::create(runtime.join("app.log")).unwrap();
         let mut app = Command::new(APP);
         if desktop.korean {
             app.env("WAYLAND_DEBUG", "1");
         }
-        match &portal {
-            Some(portal) => app.env("DBUS_SESSION_BUS_ADDRESS", &portal.address),
+        match (&portal, &reader) {
+            (Some(portal), _) => app.env("DBUS_SESSION_BUS_ADDRESS", &portal.address),
+            (None, Some((_, _, bus, _))) => app
+                .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+                .env("AGENT_CHAT_THEME", "dark"),
             // Dark, as the screenshots are read, whatever the machine's own desktop prefers.
-            None => app.env("AGENT_CHAT_THEME", "dark"),
+            (None, None) => app.env("AGENT_CHAT_THEME", "dark"),
         };
         let app = app
             .env_remove("DISPLAY")
@@ -183,6 +228,7 @@ impl Wayland {
             palette: Theme::Dark.palette(),
             _ime: ime,
             portal,
+            reader,
         };
         wayland.wait_for_window();
         wayland
@@ -417,6 +463,7 @@ impl Drop for Wayland {
         let _ = self.app.wait();
         // Its document portal's mount is gone with it, before the folder it is in.
         drop(self.portal.take());
+        drop(self.reader.take());
         let _ = Command::new("kill")
             .arg(self.sway.id().to_string())
             .status();
@@ -814,6 +861,42 @@ fn on_wayland_the_window_follows_the_desktops_light_or_dark_preference() {
         dark.input_bar().is_some(),
         "{}: the field's border in the dark palette",
         dark.name()
+    );
+}
+
+#[test]
+#[ignore = "runs a headless Wayland compositor and Orca: needs sway, wtype, grim, Mesa Vulkan, orca, speech-dispatcher, at-spi2-core and dbus-daemon"]
+fn on_wayland_orca_hears_the_field_and_the_reply() {
+    // One Orca at a time: it refuses to start beside another.
+    let _turn = ORCA.lock().unwrap_or_else(PoisonError::into_inner);
+    let x = Wayland::start_with(
+        "wl_orca",
+        1.0,
+        Desktop {
+            screen_reader: true,
+            ..Desktop::default()
+        },
+    );
+    // The bridge is D-Bus's, not the display's: Orca finds the window and its field, and speaks
+    // the reply as it arrives, as on X11. The headless compositor has no keyboard until wtype
+    // brings one, so the window has the keyboard's focus, and Orca hears of it, from the first key.
+    let orca = &x.reader.as_ref().unwrap().0;
+    x.type_text("hello from Wayland");
+    let said = orca.heard_since(0, "메시지 입력", Duration::from_secs(20));
+    assert!(
+        said.contains("agent-chat frame") && said.contains("메시지 입력 entry"),
+        "Orca speaks the window and its focused field; it said {said:?}"
+    );
+    let from = orca.spoken().len();
+    x.key("Return");
+    let said = orca.heard_since(from, "에이전트", Duration::from_secs(20));
+    // The speech module echoes each sentence on a line of its own.
+    let reply = REPLIES
+        .iter()
+        .find(|reply| said.replace("\n ", " ").contains(*reply));
+    assert!(
+        said.contains("에이전트") && reply.is_some(),
+        "Orca speaks the agent's reply; it said {said:?}"
     );
 }
 
