@@ -20,12 +20,14 @@ use crate::sources;
 
 use sources::{ROOT, files_with};
 
-/// Quoted names that are not Rust's: an X keysym, D-Bus properties, an AT-SPI method, Orca's
-/// handler and setting, a C function seen in a profile.
+/// Quoted names that are not Rust's: an X keysym, D-Bus properties, a desktop portal's method
+/// and signal, an AT-SPI method, Orca's handler and setting, a C function seen in a profile.
 const NOT_RUST: &[&str] = &[
     "Hangul_Hanja",
     "IsEnabled",
     "ScreenReaderEnabled",
+    "ReadOne",
+    "SettingChanged",
     "enableEchoByCharacter",
     "onDescriptionChanged",
     "grabFocus",
