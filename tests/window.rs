@@ -1493,24 +1493,11 @@ fn the_x_server_going_away_ends_the_app_with_one_line() {
     let _ = Command::new("kill")
         .arg(x.xvfb.process.id().to_string())
         .status();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = x.app.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the app still runs 20 s after its X server went"
-        );
-        sleep(Duration::from_millis(100));
-    };
+    let status = x
+        .wait_for_exit(Duration::from_secs(20))
+        .expect("the app ends within 20 s of its X server");
     let log = fs::read_to_string(&log).unwrap();
-    // What it said since, but for its own debug lines (the harness asks for those).
-    let said: Vec<&str> = log
-        .lines()
-        .skip(before)
-        .filter(|line| !line.contains("DEBUG"))
-        .collect();
+    let said = said_since(&log, before);
     assert_eq!(status.code(), Some(1), "the app's log: {log}");
     assert_eq!(
         said,

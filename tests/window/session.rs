@@ -857,15 +857,29 @@ impl Session {
     }
 
     pub fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + limit;
-        while Instant::now() < deadline {
-            if let Some(status) = self.app.try_wait().unwrap() {
-                return Some(status);
-            }
-            sleep(Duration::from_millis(50));
-        }
-        None
+        wait_for_exit(&mut self.app, limit)
     }
+}
+
+/// Waits, at most `limit`, for `app` to end; how it ended.
+pub fn wait_for_exit(app: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if let Some(status) = app.try_wait().unwrap() {
+            return Some(status);
+        }
+        sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+/// The lines of the app's `log` after its first `before`, but for its own debug lines (the
+/// harnesses ask for those): what a user would have read.
+pub fn said_since(log: &str, before: usize) -> Vec<&str> {
+    log.lines()
+        .skip(before)
+        .filter(|line| !line.contains("DEBUG"))
+        .collect()
 }
 
 impl Drop for Session {

@@ -368,6 +368,31 @@ impl Wayland {
         submissions_in(&self.log())
     }
 
+    /// The lines the app recorded, once it recorded one, or after 10 s.
+    pub fn submissions_once_sent(&self) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.submissions().is_empty() && Instant::now() < deadline {
+            sleep(Duration::from_millis(200));
+        }
+        self.submissions()
+    }
+
+    /// Offers text as another application does, with `wl-copy` and its `args` (`--primary`
+    /// for the PRIMARY selection). wl-copy leaves a process behind to serve the text, holding
+    /// the output it was given, so its output goes nowhere rather than to [`Self::client`].
+    pub fn offer(&self, args: &[&str]) {
+        let offered = Command::new("wl-copy")
+            .args(args)
+            .env_remove("DISPLAY")
+            .env("WAYLAND_DISPLAY", "wayland-1")
+            .env("XDG_RUNTIME_DIR", &self.runtime)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| panic!("run wl-copy ({NEEDS}): {e}"));
+        assert!(offered.success(), "wl-copy {args:?}");
+    }
+
     /// Where the app last told the compositor its caret is, for the IME's candidate window
     /// (`set_cursor_rectangle` of text-input-v3, as `WAYLAND_DEBUG` logs it): x, y, width and
     /// height in the window's logical pixels.
@@ -488,10 +513,8 @@ impl Portal {
         let folder = runtime.join("portal");
         fs::create_dir_all(folder.join("config")).unwrap();
         run_ok("chmod", &["700", folder.to_str().unwrap()]);
-        let socket = folder.join("bus");
-        let address = format!("unix:path={}", socket.display());
-        let bus = Command::new("dbus-daemon")
-            .args(["--session", "--nofork", "--address", &address])
+        let mut daemon = Command::new("dbus-daemon");
+        daemon
             .env_clear()
             .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
             .env("HOME", &folder)
@@ -500,24 +523,13 @@ impl Portal {
             .env("WAYLAND_DISPLAY", runtime.join("wayland-1"))
             .env("XDG_CURRENT_DESKTOP", "GNOME")
             .env("GSETTINGS_BACKEND", "keyfile")
-            .env("XDG_CONFIG_HOME", folder.join("config"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
+            .env("XDG_CONFIG_HOME", folder.join("config"));
+        let (bus, address) = start_bus(daemon, &folder);
         let portal = Self {
             bus: Stopped(bus),
             address,
             folder,
         };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !socket.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "dbus-daemon made no socket in 10 s"
-            );
-            sleep(Duration::from_millis(50));
-        }
         portal.set_color_scheme(color_scheme);
         portal
     }
@@ -580,25 +592,10 @@ fn start_fcitx5(runtime: &Path) -> (Ended, Ended) {
         }
         None => Command::new(program),
     };
-    let bus_socket = runtime.join("bus");
-    let bus_address = format!("unix:path={}", bus_socket.display());
-    let bus = as_user("dbus-daemon")
-        .args(["--session", "--nofork", "--address", &bus_address])
-        .env("XDG_RUNTIME_DIR", runtime)
-        .env("HOME", runtime)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
+    let mut daemon = as_user("dbus-daemon");
+    daemon.env("XDG_RUNTIME_DIR", runtime).env("HOME", runtime);
+    let (bus, bus_address) = start_bus(daemon, runtime);
     let bus = Ended(bus);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !bus_socket.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "dbus-daemon made no socket in 10 s"
-        );
-        sleep(Duration::from_millis(50));
-    }
     let log = fs::File::create(runtime.join("fcitx5.log")).unwrap();
     let fcitx5 = as_user("fcitx5")
         .args([
@@ -631,6 +628,28 @@ fn start_fcitx5(runtime: &Path) -> (Ended, Ended) {
         sleep(Duration::from_millis(100));
     }
     (fcitx5, bus)
+}
+
+/// Starts `daemon`, a `dbus-daemon` command whose environment is the one the services it starts
+/// get, as a session bus listening in `folder`; the process and its address, once it listens.
+fn start_bus(mut daemon: Command, folder: &Path) -> (Child, String) {
+    let socket = folder.join("bus");
+    let address = format!("unix:path={}", socket.display());
+    let bus = daemon
+        .args(["--session", "--nofork", "--address", &address])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !socket.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "dbus-daemon made no socket in 10 s"
+        );
+        sleep(Duration::from_millis(50));
+    }
+    (bus, address)
 }
 
 /// A process ended with SIGTERM when dropped: `runuser` passes that on to the program it runs
@@ -747,26 +766,13 @@ fn on_wayland_the_clipboard_goes_both_ways_and_a_resting_window_draws_nothing() 
     );
     // Another application's text, pasted over the selection and sent.
     let theirs = "pasted from another application";
-    let offered = Command::new("wl-copy")
-        .arg(theirs)
-        .env_remove("DISPLAY")
-        .env("WAYLAND_DISPLAY", "wayland-1")
-        .env("XDG_RUNTIME_DIR", &x.runtime)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap_or_else(|e| panic!("run wl-copy ({NEEDS}): {e}"));
-    assert!(offered.success());
+    x.offer(&[theirs]);
     x.chord("Control_L", "a");
     x.chord("Control_L", "v");
     sleep(Duration::from_millis(500));
     x.key("Return");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while x.submissions().is_empty() && Instant::now() < deadline {
-        sleep(Duration::from_millis(200));
-    }
     assert_eq!(
-        x.submissions(),
+        x.submissions_once_sent(),
         [format!("{theirs:?}")],
         "the app's log: {}",
         x.log()
@@ -795,28 +801,15 @@ fn on_wayland_a_selection_is_offered_as_primary_and_a_middle_click_pastes_primar
     );
     // Another application's selection, pasted by a middle click at the end of the line.
     let theirs = ", and in another";
-    let offered = Command::new("wl-copy")
-        .args(["--primary", theirs])
-        .env_remove("DISPLAY")
-        .env("WAYLAND_DISPLAY", "wayland-1")
-        .env("XDG_RUNTIME_DIR", &x.runtime)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap_or_else(|e| panic!("run wl-copy ({NEEDS}): {e}"));
-    assert!(offered.success());
+    x.offer(&["--primary", theirs]);
     x.key("End");
     let mut pointer = x.pointer();
     sleep(Duration::from_millis(300));
     pointer.click(1000, 684, BTN_MIDDLE);
     sleep(Duration::from_millis(500));
     x.key("Return");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while x.submissions().is_empty() && Instant::now() < deadline {
-        sleep(Duration::from_millis(200));
-    }
     assert_eq!(
-        x.submissions(),
+        x.submissions_once_sent(),
         [format!("{:?}", format!("{line}{theirs}"))],
         "the app's log: {}",
         x.log()
@@ -906,25 +899,14 @@ fn the_compositor_going_away_ends_the_app_with_one_line() {
     let mut x = Wayland::start("wl_gone", 1.0);
     let before = x.log().lines().count();
     let _ = Command::new("kill").arg(x.sway.id().to_string()).status();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = x.app.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
+    let Some(status) = wait_for_exit(&mut x.app, Duration::from_secs(20)) else {
+        panic!(
             "the app still runs 20 s after its compositor went; its log: {}",
             x.log()
         );
-        sleep(Duration::from_millis(100));
     };
     let log = x.log();
-    // What it said since, but for its own debug lines (the harness asks for those).
-    let said: Vec<&str> = log
-        .lines()
-        .skip(before)
-        .filter(|line| !line.contains("DEBUG"))
-        .collect();
+    let said = said_since(&log, before);
     assert_eq!(status.code(), Some(1), "the app's log: {log}");
     let [line] = said[..] else {
         panic!("one line, not {}: {said:#?}", said.len());
@@ -1066,32 +1048,19 @@ fn drawn_at_the_outputs_own_pixels(scale: f32) {
     let (width, height) = ((1280.0 * scale) as usize, (720.0 * scale) as usize);
     let runtime = tempdir(&format!("kwin-{scale}"));
     run_ok("chmod", &["700", runtime.to_str().unwrap()]);
-    let socket = runtime.join("bus");
-    let address = format!("unix:path={}", socket.display());
-    let bus = Command::new("dbus-daemon")
-        .args(["--session", "--nofork", "--address", &address])
+    let mut daemon = Command::new("dbus-daemon");
+    daemon
         .env_clear()
         .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
         .env("HOME", &runtime)
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
+        .env("XDG_RUNTIME_DIR", &runtime);
+    let (bus, address) = start_bus(daemon, &runtime);
     let _bus = Stopped(bus);
     // KWin's binary carries a file capability (to raise its priority), and a container that
     // allows no new privileges refuses to run such a file; a copy runs without it.
     let kwin_binary = runtime.join("kwin_wayland");
     fs::copy("/usr/bin/kwin_wayland", &kwin_binary)
         .unwrap_or_else(|e| panic!("copy kwin_wayland (needs kwin-wayland): {e}"));
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !socket.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "dbus-daemon made no socket in 10 s"
-        );
-        sleep(Duration::from_millis(50));
-    }
     let kwin = Command::new(&kwin_binary)
         .args([
             "--virtual",
