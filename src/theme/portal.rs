@@ -14,10 +14,7 @@
 //! says so at debug level and ends, and the theme stays as it was.
 
 use std::{
-    sync::{
-        Mutex,
-        mpsc::{Receiver, TryRecvError, channel},
-    },
+    sync::mpsc::{Receiver, TryRecvError, channel},
     thread,
 };
 
@@ -53,7 +50,7 @@ pub fn theme_of(value: &Value<'_>) -> Option<Theme> {
 #[derive(Default)]
 pub(super) struct Listener {
     started: bool,
-    news: Option<Mutex<Receiver<Theme>>>,
+    news: Option<Receiver<Theme>>,
 }
 
 /// Starts the listening thread in the window app's first frame, then writes what it heard.
@@ -81,16 +78,13 @@ pub(super) fn hear_the_desktop(
                 }
             });
         match spawned {
-            Ok(_) => listener.news = Some(Mutex::new(news)),
+            Ok(_) => listener.news = Some(news),
             Err(error) => warn!("could not listen for the desktop's theme: {error}"),
         }
     }
-    let Some(news) = &mut listener.news else {
+    let Some(news) = &listener.news else {
         return;
     };
-    let news = news
-        .get_mut()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let ended = loop {
         match news.try_recv() {
             Ok(theme) => {
