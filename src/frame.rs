@@ -8,7 +8,8 @@
 //! plugin's own `.chain()` gives the order shown):
 //!
 //! ```text
-//! PreUpdate     theme: follow_platform_theme; input::clipboard: bring_back_the_text
+//! PreUpdate     theme: hear_the_desktop (Linux) → follow_platform_theme;
+//!               input::clipboard: bring_back_the_text
 //!
 //! Update
 //!  ├─ AppSystems::ReadInput ─────────────── before [TextInputSystem]
@@ -39,7 +40,7 @@
 //!
 //! PostUpdate
 //!  ├─ FocusSystems::Show        show_focus
-//!  ├─ ThemeSystems::Paint       paint_window → paint
+//!  ├─ ThemeSystems::Paint       paint_window → paint; dress_the_window (Linux)
 //!  ├─ ThemeSystems::Fonts       fill_fallback_map     after Bevy's font loading
 //!  ├─ [UiSystems::Content]
 //!  ├─ FieldDrawing::Caret       place_bar             before [UiSystems::Layout]

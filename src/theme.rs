@@ -26,13 +26,11 @@ pub(super) fn plugin(app: &mut App) {
         // Both registered by Bevy's window and camera plugins too; headless apps have neither.
         .add_message::<WindowThemeChanged>()
         .init_resource::<ClearColor>()
-        .add_systems(PreUpdate, follow_platform_theme)
         .add_systems(
             PostUpdate,
             (paint_window, paint).in_set(ThemeSystems::Paint),
         );
-    #[cfg(all(unix, not(any(target_os = "macos", target_os = "android"))))]
-    app.add_systems(PostUpdate, dress_the_window.in_set(ThemeSystems::Paint));
+    // What the desktop said, heard before the theme follows it.
     #[cfg(all(
         feature = "desktop-theme",
         unix,
@@ -40,8 +38,16 @@ pub(super) fn plugin(app: &mut App) {
     ))]
     app.add_systems(
         PreUpdate,
-        portal::hear_the_desktop.before(follow_platform_theme),
+        (portal::hear_the_desktop, follow_platform_theme).chain(),
     );
+    #[cfg(not(all(
+        feature = "desktop-theme",
+        unix,
+        not(any(target_os = "macos", target_os = "android"))
+    )))]
+    app.add_systems(PreUpdate, follow_platform_theme);
+    #[cfg(all(unix, not(any(target_os = "macos", target_os = "android"))))]
+    app.add_systems(PostUpdate, dress_the_window.in_set(ThemeSystems::Paint));
 }
 
 /// The theme's systems in `PostUpdate`, before the UI is laid out and drawn (`frame.rs`).
