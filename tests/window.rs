@@ -986,12 +986,20 @@ fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_cop
     assert_eq!(orca_said(&x, from, "entry."), ["메시지 입력 entry."]);
     let from = mark(&x);
     x.key("ctrl+f");
+    // Heard open before typing, as a person waits to: on a loaded machine Orca may otherwise
+    // take the focus late, and speak the bar with the first letter already in it.
+    assert_eq!(
+        orca_said(&x, from, "대화에서 찾기 entry."),
+        ["landmark 찾기", "대화에서 찾기 entry."],
+        "{kept}"
+    );
+    let from = mark(&x);
     x.type_text("hel");
     sleep(Duration::from_secs(1));
     x.type_text("z");
     assert_eq!(
         orca_said(&x, from, "결과 없음"),
-        ["landmark 찾기", "대화에서 찾기 entry.", "1/2", "결과 없음"],
+        ["1/2", "결과 없음"],
         "the count once per change: h, he and hel all find 1/2 ({kept})"
     );
     let from = mark(&x);
