@@ -68,6 +68,9 @@ pub(super) struct Backlog {
     typed: VecDeque<Typed>,
     /// Since when a paste waits for the clipboard, and the field it is for.
     pasting: Option<(Instant, Entity)>,
+    /// An item the pointer or a reader chose from a menu, not yet done: one chosen while a
+    /// paste waited is done once the paste has landed.
+    picked: bool,
     held: Modifiers,
     commit: CommitWait,
 }
@@ -88,7 +91,8 @@ pub(super) struct Outcomes<'w> {
 }
 
 /// Applies the frame's typing to the focused field (the chat's, or the find bar's), in order;
-/// typing after a pending paste waits. An item the pointer chose from a menu comes first.
+/// typing after a pending paste waits, and so does an item the pointer chose from a menu, which
+/// otherwise comes first.
 pub(super) fn edit_field(
     mut typing: Typing,
     mut pasted: MessageReader<ClipboardText>,
@@ -119,9 +123,9 @@ pub(super) fn edit_field(
         *chat,
         finder.single().ok(),
     );
-    let mut pick = menus.picked();
+    backlog.picked |= menus.picked();
     while backlog.pasting.is_none() {
-        let action = if std::mem::take(&mut pick) {
+        let action = if std::mem::take(&mut backlog.picked) {
             focus.follow(Route::Menu(MenuKey::Choose), &mut menus, &fields, &mut out)
         } else if let Some(typed) = backlog.typed.pop_front() {
             let Some(typed) = backlog.commit.sort(typed, &mut backlog.typed) else {

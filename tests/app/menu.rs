@@ -783,3 +783,34 @@ fn a_right_click_storm_leaves_at_most_one_menu_and_the_app_as_it_should_be() {
     press_enter(&mut app);
     assert_eq!(app.world().resource::<MessageLog>().len(), logged + 2);
 }
+
+#[test]
+fn an_item_chosen_while_a_paste_waits_is_done_once_the_paste_has_landed() {
+    let mut app = play_the_clipboard_in(laid_out_app());
+    key_in(&mut app, "안녕");
+    app.update();
+    // Ctrl+V: the paste waits for the clipboard, which the test has not answered yet.
+    ctrl(&mut app, "v", false);
+    assert!(asked_to_read(&mut app));
+    let point = field_point(&mut app);
+    right_click(&mut app, point);
+    assert!(menu(&app).is_open(), "the pointer opens the menu meanwhile");
+    choose_by_pointer(&mut app, MenuCommand::SelectAll);
+    assert_eq!(
+        line(&mut app).0,
+        "안녕",
+        "nothing is done before the paste it came after"
+    );
+    app.world_mut()
+        .write_message(agent_chat::input::clipboard::ClipboardText(Some(
+            " 세상".to_owned(),
+        )));
+    app.update();
+    let (text, _, selection, ..) = line(&mut app);
+    assert_eq!(
+        (text.as_str(), selection),
+        ("안녕 세상", 0.."안녕 세상".len()),
+        "pasted, then all selected: the click was not lost"
+    );
+    assert!(!menu(&app).is_open(), "and the menu closed with its choice");
+}
