@@ -10,7 +10,7 @@
 //! frame, and listens there for changes; each one wakes the window and arrives as a
 //! [`DesktopTheme`] message, which the theme follows as it follows winit's report.
 //! Headless apps (no window, no event loop to wake) never ask: the tests play the desktop by
-//! writing the message. Without a portal (a bare X server, a desktop without one) the thread
+//! writing the message. Nor does an app whose user chose a theme (`AGENT_CHAT_THEME`). Without a portal (a bare X server, a desktop without one) the thread
 //! says so at debug level and ends, and the theme stays as it was.
 
 use std::{
@@ -28,7 +28,7 @@ use zbus::{
     zvariant::{OwnedValue, Value},
 };
 
-use super::{DesktopTheme, Theme};
+use super::{DesktopTheme, Theme, ThemeChoice};
 
 /// The namespace and key of the preference in the portal's settings.
 const APPEARANCE: (&str, &str) = ("org.freedesktop.appearance", "color-scheme");
@@ -53,15 +53,18 @@ pub(super) struct Listener {
     news: Option<Receiver<Theme>>,
 }
 
-/// Starts the listening thread in the window app's first frame, then writes what it heard.
+/// Starts the listening thread in the window app's first frame (unless the user chose a theme),
+/// then writes what it heard.
 pub(super) fn hear_the_desktop(
     proxy: Option<Res<EventLoopProxyWrapper>>,
+    choice: Option<Res<ThemeChoice>>,
     mut listener: Local<Listener>,
     mut heard: MessageWriter<DesktopTheme>,
 ) {
     if !listener.started {
         listener.started = true;
-        let Some(proxy) = proxy else {
+        // Nothing to follow where the user chose a theme.
+        let (Some(proxy), None) = (proxy, choice) else {
             return;
         };
         let proxy = (**proxy).clone();

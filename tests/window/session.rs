@@ -1015,10 +1015,15 @@ pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -
     if setup.opengl {
         hide_vulkan(&mut app);
     }
-    // X11 states no theme preference, so the app is dark unless told otherwise.
-    if setup.theme == Theme::Light {
-        app.env("AGENT_CHAT_THEME", "light");
-    }
+    // The theme the test reads its screenshots with, whatever the desktop running the tests
+    // prefers (the app would follow its portal).
+    app.env(
+        "AGENT_CHAT_THEME",
+        match setup.theme {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        },
+    );
     app.spawn().expect("start the app")
 }
 
