@@ -945,7 +945,7 @@ fn where_the_compositor_draws_no_title_bar_the_window_wears_one_in_its_theme() {
         .stderr(fs::File::create(runtime.join("weston.log")).unwrap())
         .spawn()
         .unwrap_or_else(|e| panic!("start weston (needs weston): {e}"));
-    let _weston = Stopped(weston);
+    let weston = Stopped(weston);
     let deadline = Instant::now() + Duration::from_secs(20);
     while !runtime.join("wayland-w").exists() {
         assert!(Instant::now() < deadline, "weston made no socket in 20 s");
@@ -1004,7 +1004,7 @@ fn where_the_compositor_draws_no_title_bar_the_window_wears_one_in_its_theme() {
             shot.name()
         );
     }
-    drop(_weston);
+    drop(weston);
     let _ = fs::remove_dir_all(&runtime);
 }
 
@@ -1055,7 +1055,7 @@ fn drawn_at_the_outputs_own_pixels(scale: f32) {
         .env("HOME", &runtime)
         .env("XDG_RUNTIME_DIR", &runtime);
     let (bus, address) = start_bus(daemon, &runtime);
-    let _bus = Stopped(bus);
+    let bus = Stopped(bus);
     // KWin's binary carries a file capability (to raise its priority), and a container that
     // allows no new privileges refuses to run such a file; a copy runs without it.
     let kwin_binary = runtime.join("kwin_wayland");
@@ -1087,7 +1087,7 @@ fn drawn_at_the_outputs_own_pixels(scale: f32) {
         .stderr(fs::File::create(runtime.join("kwin.log")).unwrap())
         .spawn()
         .unwrap_or_else(|e| panic!("start kwin_wayland: {e}"));
-    let _kwin = Stopped(kwin);
+    let kwin = Stopped(kwin);
     let deadline = Instant::now() + Duration::from_secs(30);
     while !runtime.join("wayland-k").exists() {
         assert!(
@@ -1108,7 +1108,7 @@ fn drawn_at_the_outputs_own_pixels(scale: f32) {
         .stderr(fs::File::create(&log).unwrap())
         .spawn()
         .expect("start the app");
-    let _app = Stopped(app);
+    let app = Stopped(app);
     let palette = Theme::Dark.palette();
     let deadline = Instant::now() + Duration::from_secs(30);
     let shot = loop {
@@ -1161,7 +1161,7 @@ fn drawn_at_the_outputs_own_pixels(scale: f32) {
         shot.name(),
         shot.width
     );
-    drop((_app, _kwin, _bus));
+    drop((app, kwin, bus));
     let _ = fs::remove_dir_all(&runtime);
 }
 
