@@ -160,16 +160,12 @@ impl Wayland {
             .stderr(sway_log)
             .spawn()
             .unwrap_or_else(|e| panic!("start sway ({NEEDS}): {e}"));
-        let socket = runtime.join("wayland-1");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while !socket.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "sway made no socket in 20 s; its log: {}",
-                fs::read_to_string(runtime.join("sway.log")).unwrap_or_default()
-            );
-            sleep(Duration::from_millis(100));
-        }
+        wait_for_socket(
+            &runtime.join("wayland-1"),
+            "sway",
+            20,
+            Some(&runtime.join("sway.log")),
+        );
         let ime = desktop.korean.then(|| start_fcitx5(&runtime));
         let portal = desktop
             .color_scheme
@@ -203,14 +199,14 @@ impl Wayland {
         if desktop.korean {
             app.env("WAYLAND_DEBUG", "1");
         }
-        match (&portal, &reader) {
-            (Some(portal), _) => app.env("DBUS_SESSION_BUS_ADDRESS", &portal.address),
-            (None, Some((_, _, bus, _))) => app
-                .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
-                .env("AGENT_CHAT_THEME", "dark"),
+        match &portal {
+            Some(portal) => app.env("DBUS_SESSION_BUS_ADDRESS", &portal.address),
             // Dark, as the screenshots are read, whatever the machine's own desktop prefers.
-            (None, None) => app.env("AGENT_CHAT_THEME", "dark"),
+            None => app.env("AGENT_CHAT_THEME", "dark"),
         };
+        if let Some((_, _, bus, _)) = &reader {
+            app.env("DBUS_SESSION_BUS_ADDRESS", &bus.address);
+        }
         let app = app
             .env_remove("DISPLAY")
             .env("WAYLAND_DISPLAY", "wayland-1")
@@ -343,12 +339,8 @@ impl Wayland {
         self.taken += 1;
         let ppm = self.runtime.join(format!("{:02}-{label}.ppm", self.taken));
         self.client("grim", &["-t", "ppm", ppm.to_str().unwrap()]);
-        let shot = Shot::read(&ppm, self.palette);
-        let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests/wayland");
-        fs::create_dir_all(&kept).unwrap();
-        let png = kept.join(ppm.with_extension("png").file_name().unwrap());
-        let _ = Command::new("convert").arg(&ppm).arg(&png).status();
-        shot
+        keep(&ppm, &format!("{:02}-{label}.png", self.taken));
+        Shot::read(&ppm, self.palette)
     }
 
     /// Screenshots until `done` holds, for at most 20 s; the last one either way.
@@ -641,15 +633,23 @@ fn start_bus(mut daemon: Command, folder: &Path) -> (Child, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("start dbus-daemon: {e}"));
-    let deadline = Instant::now() + Duration::from_secs(10);
+    wait_for_socket(&socket, "dbus-daemon", 10, None);
+    (bus, address)
+}
+
+/// Waits for `who` to make `socket`, for at most `seconds`; fails with its `log`, where it has
+/// one, if it does not.
+fn wait_for_socket(socket: &Path, who: &str, seconds: u64, log: Option<&Path>) {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
     while !socket.exists() {
         assert!(
             Instant::now() < deadline,
-            "dbus-daemon made no socket in 10 s"
+            "{who} made no socket in {seconds} s; its log: {}",
+            log.and_then(|log| fs::read_to_string(log).ok())
+                .unwrap_or_default()
         );
         sleep(Duration::from_millis(50));
     }
-    (bus, address)
 }
 
 /// A process ended with SIGTERM when dropped: `runuser` passes that on to the program it runs
@@ -946,11 +946,7 @@ fn where_the_compositor_draws_no_title_bar_the_window_wears_one_in_its_theme() {
         .spawn()
         .unwrap_or_else(|e| panic!("start weston (needs weston): {e}"));
     let weston = Stopped(weston);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !runtime.join("wayland-w").exists() {
-        assert!(Instant::now() < deadline, "weston made no socket in 20 s");
-        sleep(Duration::from_millis(100));
-    }
+    wait_for_socket(&runtime.join("wayland-w"), "weston", 20, None);
     for theme in [Theme::Dark, Theme::Light] {
         let name = format!("{theme:?}").to_lowercase();
         let app = Command::new(APP)
@@ -1026,11 +1022,9 @@ fn weston_screenshot(runtime: &Path, label: &str, palette: &'static Palette) -> 
         .map(|entry| entry.path())
         .find(|path| path.extension().is_some_and(|ext| ext == "png"))
         .expect("weston-screenshooter wrote a PNG");
-    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests/wayland");
-    fs::create_dir_all(&kept).unwrap();
-    let _ = fs::copy(&png, kept.join(format!("weston-{label}.png")));
     let ppm = png.with_extension("ppm");
     run_ok("convert", &[png.to_str().unwrap(), ppm.to_str().unwrap()]);
+    keep(&ppm, &format!("weston-{label}.png"));
     Shot::read(&ppm, palette)
 }
 
@@ -1088,15 +1082,12 @@ fn drawn_at_the_outputs_own_pixels(scale: f32) {
         .spawn()
         .unwrap_or_else(|e| panic!("start kwin_wayland: {e}"));
     let kwin = Stopped(kwin);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !runtime.join("wayland-k").exists() {
-        assert!(
-            Instant::now() < deadline,
-            "KWin made no socket in 30 s; its log: {}",
-            fs::read_to_string(runtime.join("kwin.log")).unwrap_or_default()
-        );
-        sleep(Duration::from_millis(100));
-    }
+    wait_for_socket(
+        &runtime.join("wayland-k"),
+        "KWin",
+        30,
+        Some(&runtime.join("kwin.log")),
+    );
     let log = runtime.join("app.log");
     let app = Command::new(APP)
         .env_remove("DISPLAY")
@@ -1189,8 +1180,6 @@ fn kwin_screenshot(runtime: &Path, bus: &str, palette: &'static Palette) -> Opti
     let said = String::from_utf8_lossy(&output.stdout);
     let mut size = said.split_whitespace();
     let (width, height) = (size.next().unwrap(), size.next().unwrap());
-    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests/wayland");
-    fs::create_dir_all(&kept).unwrap();
     let label = runtime.file_name().unwrap().to_string_lossy().into_owned();
     let ppm = runtime.join(format!("{label}.ppm"));
     let raw = format!("bgra:{}", raw.display());
@@ -1199,11 +1188,19 @@ fn kwin_screenshot(runtime: &Path, bus: &str, palette: &'static Palette) -> Opti
         "convert",
         &["-size", &size, "-depth", "8", &raw, ppm.to_str().unwrap()],
     );
-    let _ = Command::new("convert")
-        .arg(&ppm)
-        .arg(kept.join(format!("{label}.png")))
-        .status();
+    keep(&ppm, &format!("{label}.png"));
     Some(Shot::read(&ppm, palette))
+}
+
+/// Keeps a screenshot after the test, as a PNG named `name` under
+/// `target/tmp/window-tests/wayland/`, where the X11 tests keep theirs.
+fn keep(ppm: &Path, name: &str) {
+    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests/wayland");
+    fs::create_dir_all(&kept).unwrap();
+    let _ = Command::new("convert")
+        .arg(ppm)
+        .arg(kept.join(name))
+        .status();
 }
 
 #[test]
