@@ -1,32 +1,37 @@
-//! The core: the spec's flow as it would be in any Bevy app, and what a student copies.
+//! The core: the spec's flow as it would be in any Bevy app, and what a student copies. Both
+//! apps run it: the full one, and `examples/core.rs`, which adds [`plugin`] beside the text
+//! widget's.
 //!
 //! - Enter in the field: the field's entity sends the text widget's [`TextInputSubmitMessage`]
-//!   with its line, and is empty at once. The app's field writes it (`input/field.rs`, where it
-//!   says why the widget's own editing is off); to this module it is the widget's message.
+//!   with its line, and is empty at once (step 1). In the example the widget itself sends it;
+//!   the full app's own field writes the same message (`input/field.rs` says why).
 //! - [`record_submissions`] reads that message directly. A line that is blank once trimmed
 //!   ([`normalize`]) stops there. Otherwise one reply is picked ([`ReplyPicker`]), and two
 //!   immutable entities, a [`ChatMessage`] with its [`Role`] each, are appended,
-//!   user first, to the [`MessageLog`]; the [`SessionRecord`] keeps the inputs and replies.
+//!   user first, to the [`MessageLog`]; the [`SessionRecord`] keeps the inputs and replies
+//!   (steps 2 to 5).
 //! - [`RoleStyle::of`] is the one table from a role to a row's label, class, alignment and border
-//!   side ([`style`]); the view builds every row from it.
-//! - Escape asks the app to exit ([`exit`]).
+//!   side ([`style`]); every row either app builds comes from it (step 6).
+//! - Escape asks the app to exit: [`exit_on_escape`] (step 8).
+//! - [`AppSystems`]: the flow's sets, in its order; each app chains them where it orders its
+//!   frame.
 //!
 //! Of the text widget, it knows only that message, and nothing of the window or the UI: a
 //! headless app with only [`MinimalPlugins`] runs it, and the view reads what it leaves behind.
 
-use bevy::prelude::*;
+use bevy::{input::keyboard::Key, prelude::*};
 use bevy_simple_text_input::TextInputSubmitMessage;
 
-use crate::AppSystems;
-
-pub mod exit;
 pub mod style;
 
 pub use style::{ROW_BORDER, RoleStyle, RowClass};
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(exit::plugin)
-        .register_type::<Role>()
+/// The flow's model and its systems: the messages, the log, the record, the reply picker,
+/// [`record_submissions`] in [`AppSystems::Record`], and the exit key. The full app adds it
+/// through [`AgentChatPlugin`](crate::AgentChatPlugin); `examples/core.rs` adds it alone, beside
+/// the text widget's plugin.
+pub fn plugin(app: &mut App) {
+    app.register_type::<Role>()
         .register_type::<RowClass>()
         .register_type::<ChatMessage>()
         .register_type::<MessageLog>()
@@ -35,7 +40,23 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<MessageLog>()
         .init_resource::<SessionRecord>()
         .init_resource::<ReplyPicker>()
-        .add_systems(Update, record_submissions.in_set(AppSystems::Record));
+        .add_systems(Update, record_submissions.in_set(AppSystems::Record))
+        .add_systems(Update, exit_on_escape.in_set(EscapeExits));
+}
+
+/// The app's `Update` systems, in the order the runtime flow runs them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSystems {
+    /// Read the keyboard and wheel: the field sends its line on Enter, Escape exits, keys move
+    /// focus in the conversation, wheel and page keys scroll.
+    ReadInput,
+    /// Normalize submissions, pick replies, and log the messages.
+    Record,
+    /// Mount rows for the messages the view wants (the newest, after a submission) and retire
+    /// the rest.
+    SpawnRows,
+    /// Put the mounted rows in place for where the view is.
+    Scroll,
 }
 
 /// The fixed replies the agent answers with, one picked at random per valid submission.
@@ -234,5 +255,21 @@ pub fn record_submissions(
         let user = commands.spawn((Role::User, ChatMessage::new(input))).id();
         let agent = commands.spawn((Role::Agent, ChatMessage::new(reply))).id();
         log.0.extend([user, agent]);
+    }
+}
+
+/// The exit key's system. A desktop layer that takes Escape for itself in some place (the find
+/// bar closes on it) gives this set a run condition, and the core stays as the spec says.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EscapeExits;
+
+/// Requests a successful [`AppExit`] when Escape is pressed: the key that means Escape, wherever
+/// the keyboard puts it (a remapped or on-screen keyboard may send it from another place).
+///
+/// It touches no conversation state: submissions read in the same frame still complete, since
+/// the app only stops after the frame ends.
+pub fn exit_on_escape(keys: Res<ButtonInput<Key>>, mut exit: MessageWriter<AppExit>) {
+    if keys.just_pressed(Key::Escape) {
+        exit.write(AppExit::Success);
     }
 }

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::Role;
-use crate::theme::Swatch;
+use crate::theme::palette::Swatch;
 
 /// Width of the one border that marks a row's side.
 pub const ROW_BORDER: Val = Val::Px(4.0);

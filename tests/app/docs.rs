@@ -52,7 +52,12 @@ fn is_engine_crate(name: &str) -> bool {
 #[test]
 fn every_rust_name_the_docs_quote_exists() {
     let root = Path::new(ROOT);
-    let ours = rust_files(&[root.join("src"), root.join("tests"), root.join("benches")]);
+    let ours = rust_files(&[
+        root.join("src"),
+        root.join("tests"),
+        root.join("benches"),
+        root.join("examples"),
+    ]);
     let defined = definitions(&ours);
     let mentioned = identifiers(&ours);
     let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
@@ -111,6 +116,7 @@ fn every_file_the_docs_and_comments_quote_exists() {
         root.join("src"),
         root.join("tests"),
         root.join("benches"),
+        root.join("examples"),
     ]));
     let repository = repository_files(root);
     let mut missing = Vec::new();

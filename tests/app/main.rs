@@ -8,11 +8,21 @@
 mod common;
 mod sources;
 
+/// The core example, built into the tests so the spec's list runs against its plugin too
+/// (`runtime_flow.rs`). Its `main` is the example's, not the tests'.
+#[path = "../../examples/core.rs"]
+#[allow(
+    dead_code,
+    reason = "the example's `main` opens a window; the tests use its plugin"
+)]
+mod core_example;
+
 mod accessibility;
 mod caret;
 mod docs;
 mod editing;
 mod find;
+mod first_test;
 mod hardening;
 mod ime;
 mod inspect;

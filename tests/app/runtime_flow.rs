@@ -1,7 +1,10 @@
-//! The spec's verification list, one test per item, through the app's real systems. Each test
-//! types into the field and presses Enter as a person does (`common::submit`), and asserts the
-//! whole observable state together: the session record, the message log (role and body), and the
-//! rows on screen (label, style class, alignment, border side, order).
+//! The spec's verification list, one test per item, through the real systems of two apps: the
+//! full app, and the core example (`examples/core.rs`), which does the spec's steps and nothing
+//! more. One list of tests, two apps: [`spec_list!`] runs each test once on each (`full_app::…`,
+//! `core_example::…`). Each types into the field and presses Enter as a person does
+//! (`common::submit`), and asserts the whole observable state together: the session record, the
+//! message log (role and body), and the rows on screen (label, style class, alignment, border
+//! side, order).
 //!
 //! | the spec's check | test |
 //! |---|---|
@@ -12,11 +15,13 @@
 //! | the exit key requests an exit | `escape_requests_app_exit_and_creates_no_state` |
 //! | the input cleared every time; each reply right after its input | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
 //!
-//! Three more hold the flow's other promises: nothing earlier ever changes
-//! (`earlier_messages_and_rows_never_change`), the view follows the newest
-//! (`a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame`), and Escape leaves a
-//! submission of the same frame whole (`escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole`).
-//! What a screen reader hears of the rows is `tests/app/accessibility.rs`'s.
+//! Escape leaves a submission of the same frame whole, in both apps
+//! (`escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole`). Two more hold the
+//! full app's list to the flow's other promises: nothing earlier ever changes, though its rows
+//! are reused (`earlier_messages_and_rows_never_change`), and the view follows the newest
+//! (`a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame`; the example's scroll
+//! is `the_core_examples_conversation_scrolls_to_the_newest_row`, laid out). What a screen
+//! reader hears of the rows is `tests/app/accessibility.rs`'s.
 
 use crate::common;
 
@@ -24,11 +29,136 @@ use agent_chat::{
     chat::{REPLIES, ROW_BORDER, Role, RowClass},
     view::MessageRow,
 };
-use bevy::{input::keyboard::Key, prelude::*};
+use bevy::{
+    input::{InputPlugin, keyboard::Key},
+    prelude::*,
+    text::TextIterScratch,
+    window::{WindowEvent, WindowResolution},
+};
 use common::*;
 
+/// The core example (`examples/core.rs`) as a headless test builds it, after its first frame:
+/// the same recipe as `common::headless_app`'s, with the example's plugin.
+pub(crate) fn core_example_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default(), InputPlugin))
+        .init_asset::<Font>()
+        .init_resource::<TextIterScratch>()
+        // The window backend's stream, which `deliver` writes each key to as well (the full app
+        // registers it for its field; the example's field reads the keys alone).
+        .add_message::<WindowEvent>()
+        .add_plugins(crate::core_example::plugin);
+    app.update();
+    app
+}
+
+/// A row as the spec checks it: class, alignment, border, and the text with its label.
+type Row = (RowClass, JustifyContent, UiRect, String);
+
+/// An app the spec's flow runs in.
+trait UnderTest {
+    /// The app, headless, after its first (start-up) frame.
+    fn app() -> App;
+    /// The conversation's rows, top to bottom.
+    fn shown(app: &mut App) -> Vec<Row>;
+    /// The message each row shows, top to bottom, where a row says so: the full app's rows are
+    /// reused for other messages as the view moves, so each names its message; the example's
+    /// are made once per message, in log order.
+    fn shown_messages(app: &mut App) -> Option<Vec<Entity>>;
+}
+
+/// The full app: `AgentChatPlugin`, with its own field and its virtual list.
+struct FullApp;
+
+impl UnderTest for FullApp {
+    fn app() -> App {
+        headless_app()
+    }
+
+    fn shown(app: &mut App) -> Vec<Row> {
+        rows(app)
+            .into_iter()
+            .map(|row| (row.class, row.justify, row.border, row.text))
+            .collect()
+    }
+
+    fn shown_messages(app: &mut App) -> Option<Vec<Entity>> {
+        Some(rows(app).iter().map(|row| row.message).collect())
+    }
+}
+
+/// The core example: the widget's own field, and one row per message under a scrolling node.
+struct CoreExample;
+
+impl UnderTest for CoreExample {
+    fn app() -> App {
+        core_example_app()
+    }
+
+    fn shown(app: &mut App) -> Vec<Row> {
+        let world = app.world_mut();
+        let rows: Vec<Entity> = world
+            .query_filtered::<Entity, With<RowClass>>()
+            .iter(world)
+            .collect();
+        // In the order of the node they are mounted in.
+        let Some(&first) = rows.first() else {
+            return Vec::new();
+        };
+        let list = world.get::<ChildOf>(first).unwrap().parent();
+        let in_order = world.get::<Children>(list).unwrap().to_vec();
+        assert_eq!(in_order.len(), rows.len(), "the list holds the rows only");
+        in_order
+            .into_iter()
+            .map(|row| {
+                let [bubble] = world.get::<Children>(row).unwrap()[..] else {
+                    panic!("a row has exactly one child, its bubble");
+                };
+                (
+                    *world.get::<RowClass>(row).unwrap(),
+                    world.get::<Node>(row).unwrap().justify_content,
+                    world.get::<Node>(bubble).unwrap().border,
+                    world.get::<Text>(bubble).unwrap().0.clone(),
+                )
+            })
+            .collect()
+    }
+
+    fn shown_messages(_: &mut App) -> Option<Vec<Entity>> {
+        None
+    }
+}
+
+/// Each test of the list, once on each app.
+macro_rules! spec_list {
+    ($($test:ident),* $(,)?) => {
+        mod full_app {
+            $(#[test]
+            fn $test() {
+                super::$test::<super::FullApp>();
+            })*
+        }
+        mod core_example {
+            $(#[test]
+            fn $test() {
+                super::$test::<super::CoreExample>();
+            })*
+        }
+    };
+}
+
+spec_list!(
+    one_and_several_inputs_are_normalized_answered_and_shown_in_order,
+    the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list,
+    blank_input_picks_nothing_and_changes_nothing,
+    labels_classes_alignment_and_border_sides_follow_the_role_alone,
+    escape_requests_app_exit_and_creates_no_state,
+    escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole,
+    the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message,
+);
+
 /// The row a user message must produce, spelled out rather than taken from the theme table.
-fn user_row(body: &str) -> (RowClass, JustifyContent, UiRect, String) {
+fn user_row(body: &str) -> Row {
     (
         RowClass::UserMessage,
         JustifyContent::FlexStart,
@@ -38,7 +168,7 @@ fn user_row(body: &str) -> (RowClass, JustifyContent, UiRect, String) {
 }
 
 /// The row an agent reply must produce.
-fn agent_row(body: &str) -> (RowClass, JustifyContent, UiRect, String) {
+fn agent_row(body: &str) -> Row {
     (
         RowClass::AgentReply,
         JustifyContent::FlexEnd,
@@ -47,16 +177,8 @@ fn agent_row(body: &str) -> (RowClass, JustifyContent, UiRect, String) {
     )
 }
 
-fn shown(app: &mut App) -> Vec<(RowClass, JustifyContent, UiRect, String)> {
-    rows(app)
-        .into_iter()
-        .map(|row| (row.class, row.justify, row.border, row.text))
-        .collect()
-}
-
-#[test]
-fn one_and_several_inputs_are_normalized_answered_and_shown_in_order() {
-    let mut app = headless_app();
+fn one_and_several_inputs_are_normalized_answered_and_shown_in_order<A: UnderTest>() {
+    let mut app = A::app();
     let calls = fix_pick(&mut app, &[2, 0, 4, 1]);
 
     submit(&mut app, "  안녕하세요  ");
@@ -73,7 +195,7 @@ fn one_and_several_inputs_are_normalized_answered_and_shown_in_order() {
         ]
     );
     assert_eq!(
-        shown(&mut app),
+        A::shown(&mut app),
         [user_row("안녕하세요"), agent_row(REPLIES[2])]
     );
 
@@ -111,7 +233,7 @@ fn one_and_several_inputs_are_normalized_answered_and_shown_in_order() {
         .flat_map(|(input, reply)| [user_row(input), agent_row(reply)])
         .collect();
     assert_eq!(
-        shown(&mut app),
+        A::shown(&mut app),
         expected_rows,
         "rows mirror the log in order"
     );
@@ -121,13 +243,13 @@ fn one_and_several_inputs_are_normalized_answered_and_shown_in_order() {
         .resource::<agent_chat::chat::MessageLog>()
         .entities()
         .to_vec();
-    let row_messages: Vec<_> = rows(&mut app).iter().map(|row| row.message).collect();
-    assert_eq!(row_messages, log, "row i shows log entry i");
+    if let Some(row_messages) = A::shown_messages(&mut app) {
+        assert_eq!(row_messages, log, "row i shows log entry i");
+    }
 }
 
-#[test]
-fn the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list() {
-    let mut app = headless_app();
+fn the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list<A: UnderTest>() {
+    let mut app = A::app();
     let calls = fix_pick(&mut app, &[3]);
 
     submit(&mut app, "first");
@@ -147,19 +269,18 @@ fn the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list() {
         ),
         "the fixed pick makes the flow deterministic"
     );
-    assert_eq!(shown(&mut app).len(), 6);
+    assert_eq!(A::shown(&mut app).len(), 6);
 }
 
-#[test]
-fn blank_input_picks_nothing_and_changes_nothing() {
-    let mut app = headless_app();
+fn blank_input_picks_nothing_and_changes_nothing<A: UnderTest>() {
+    let mut app = A::app();
     let calls = fix_pick(&mut app, &[0]);
     // Start from a conversation that already has content, so "no change" means something.
     submit(&mut app, "before");
 
     let records = recorded(&app);
     let log = logged(&app);
-    let screen = rows(&mut app);
+    let screen = A::shown(&mut app);
     let entities = app.world().entities().count_spawned();
 
     for blank in [
@@ -184,7 +305,7 @@ fn blank_input_picks_nothing_and_changes_nothing() {
         assert_eq!(recorded(&app), records, "{blank:?} must not be recorded");
         assert_eq!(logged(&app), log, "{blank:?} must not create messages");
         assert_eq!(
-            rows(&mut app),
+            A::shown(&mut app),
             screen,
             "{blank:?} must not change the screen"
         );
@@ -196,27 +317,30 @@ fn blank_input_picks_nothing_and_changes_nothing() {
     }
 }
 
-#[test]
-fn labels_classes_alignment_and_border_sides_follow_the_role_alone() {
-    let mut app = headless_app();
+fn labels_classes_alignment_and_border_sides_follow_the_role_alone<A: UnderTest>() {
+    let mut app = A::app();
     // The user types exactly the reply they will get: identical bodies, so only the role differs.
     fix_pick(&mut app, &[0]);
     submit(&mut app, REPLIES[0]);
 
-    let [user, agent] = &rows(&mut app)[..] else {
+    let [
+        (user_class, user_justify, user_border, user_text),
+        (agent_class, agent_justify, agent_border, agent_text),
+    ] = &A::shown(&mut app)[..]
+    else {
         panic!("one submission shows two rows");
     };
-    assert_eq!(user.text, format!("사용자: {}", REPLIES[0]));
-    assert_eq!(agent.text, format!("에이전트: {}", REPLIES[0]));
-    assert_eq!(user.class, RowClass::UserMessage);
-    assert_eq!(agent.class, RowClass::AgentReply);
+    assert_eq!(*user_text, format!("사용자: {}", REPLIES[0]));
+    assert_eq!(*agent_text, format!("에이전트: {}", REPLIES[0]));
+    assert_eq!(*user_class, RowClass::UserMessage);
+    assert_eq!(*agent_class, RowClass::AgentReply);
     assert_eq!(
-        user.justify,
+        *user_justify,
         JustifyContent::FlexStart,
         "user rows sit left"
     );
     assert_eq!(
-        agent.justify,
+        *agent_justify,
         JustifyContent::FlexEnd,
         "agent rows sit right"
     );
@@ -225,20 +349,19 @@ fn labels_classes_alignment_and_border_sides_follow_the_role_alone() {
         [border.left, border.right, border.top, border.bottom].map(|side| side != Val::ZERO)
     };
     assert_eq!(
-        sides(user.border),
+        sides(*user_border),
         [true, false, false, false],
         "user rows have a left border only"
     );
     assert_eq!(
-        sides(agent.border),
+        sides(*agent_border),
         [false, true, false, false],
         "agent rows have a right border only"
     );
 }
 
-#[test]
-fn escape_requests_app_exit_and_creates_no_state() {
-    let mut app = headless_app();
+fn escape_requests_app_exit_and_creates_no_state<A: UnderTest>() {
+    let mut app = A::app();
     assert_eq!(app.should_exit(), None);
 
     tap(&mut app, KeyCode::Escape, Key::Escape);
@@ -247,12 +370,11 @@ fn escape_requests_app_exit_and_creates_no_state() {
     assert_eq!(app.should_exit(), Some(AppExit::Success));
     assert_eq!(recorded(&app), (vec![], vec![]), "exit records nothing");
     assert!(logged(&app).is_empty(), "exit creates no message");
-    assert!(rows(&mut app).is_empty(), "exit shows no row");
+    assert!(A::shown(&mut app).is_empty(), "exit shows no row");
 }
 
-#[test]
-fn escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole() {
-    let mut app = headless_app();
+fn escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole<A: UnderTest>() {
+    let mut app = A::app();
     fix_pick(&mut app, &[1]);
 
     type_text(&mut app, "마지막 말");
@@ -262,15 +384,14 @@ fn escape_in_the_same_frame_as_a_submission_keeps_the_submission_whole() {
 
     assert_eq!(app.should_exit(), Some(AppExit::Success));
     assert_eq!(
-        shown(&mut app),
+        A::shown(&mut app),
         [user_row("마지막 말"), agent_row(REPLIES[1])],
         "the submission completes, message and reply, before the app stops"
     );
 }
 
-#[test]
-fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message() {
-    let mut app = headless_app();
+fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message<A: UnderTest>() {
+    let mut app = A::app();
     fix_pick(&mut app, &[4, 2]);
 
     type_text(&mut app, "hello 세계");
@@ -286,7 +407,7 @@ fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_messag
         "cleared after a valid submission"
     );
     assert_eq!(
-        shown(&mut app),
+        A::shown(&mut app),
         [user_row("hello 세계"), agent_row(REPLIES[4])],
         "the rows exist at the end of the frame that read Enter"
     );
@@ -299,7 +420,7 @@ fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_messag
         "cleared after a blank submission too"
     );
     assert_eq!(
-        shown(&mut app).len(),
+        A::shown(&mut app).len(),
         2,
         "the blank submission showed nothing"
     );
@@ -308,7 +429,7 @@ fn the_input_is_cleared_after_every_submission_and_each_reply_follows_its_messag
     press_enter(&mut app);
     assert_eq!(input_value(&mut app), "");
     assert_eq!(
-        shown(&mut app),
+        A::shown(&mut app),
         [
             user_row("hello 세계"),
             agent_row(REPLIES[4]),
@@ -391,5 +512,58 @@ fn a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame() {
         shown[shown.len() - 2].text,
         "사용자: scroll me",
         "the new rows are mounted, last"
+    );
+}
+
+/// The example follows the newest with Bevy's own scrolling: laid out (real UI layout, no GPU),
+/// after more rows than fit, the newest row is in view at the bottom and the first is scrolled
+/// out above.
+#[test]
+fn the_core_examples_conversation_scrolls_to_the_newest_row() {
+    let mut app = engine_app(WindowResolution::new(800, 600));
+    app.add_plugins(crate::core_example::plugin);
+    app.finish();
+    app.cleanup();
+    app.update();
+    fix_pick(&mut app, &[0]);
+    for i in 0..30 {
+        submit(&mut app, &format!("줄 {i}"));
+    }
+    // The bundled font loads from assets/ in the background; the rows take their height once
+    // it has.
+    let rows: Vec<Entity> = {
+        let world = app.world_mut();
+        let first = world
+            .query_filtered::<Entity, With<RowClass>>()
+            .iter(world)
+            .next()
+            .expect("rows were mounted");
+        let list = world.get::<ChildOf>(first).unwrap().parent();
+        world.get::<Children>(list).unwrap().to_vec()
+    };
+    assert_eq!(rows.len(), 60);
+    let list = app.world().get::<ChildOf>(rows[0]).unwrap().parent();
+    for _ in 0..200 {
+        app.update();
+        let node = app.world().get::<ComputedNode>(list).unwrap();
+        if node.content_size().y > 2.0 * node.size().y {
+            break;
+        }
+    }
+    app.update();
+    let view = rect(&mut app, list);
+    let newest = rect(&mut app, rows[59]);
+    let first = rect(&mut app, rows[0]);
+    assert!(
+        view.height() > 0.0 && newest.height() > 0.0,
+        "laid out: the view {view:?}, the newest row {newest:?}"
+    );
+    assert!(
+        newest.max.y <= view.max.y + 0.5 && newest.min.y >= view.min.y,
+        "the newest row {newest:?} is in the view {view:?}"
+    );
+    assert!(
+        first.max.y < view.min.y,
+        "the first row {first:?} is scrolled out above the view {view:?}"
     );
 }

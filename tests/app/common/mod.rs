@@ -47,7 +47,7 @@ use bevy::{
     window::{CursorMoved, PrimaryWindow, WindowEvent, WindowResolution},
     winit::WinitPlugin,
 };
-use bevy_simple_text_input::{TextInputSubmitMessage, TextInputValue};
+use bevy_simple_text_input::{TextInput, TextInputSubmitMessage, TextInputValue};
 
 /// The app as `main` runs it, minus window and renderer, after its first (start-up) frame.
 pub fn headless_app() -> App {
@@ -134,10 +134,20 @@ pub fn pick_calls(calls: &Mutex<Vec<&'static [&'static str]>>) -> usize {
 }
 
 /// The input field entity.
+///
+/// The full app marks its field, beside the find bar's; the core example (`examples/core.rs`)
+/// has one field, the widget's.
 pub fn input_entity(app: &mut App) -> Entity {
-    app.world_mut()
+    let world = app.world_mut();
+    if let Ok(chat) = world
         .query_filtered::<Entity, With<ChatInput>>()
-        .single(app.world())
+        .single(world)
+    {
+        return chat;
+    }
+    world
+        .query_filtered::<Entity, With<TextInput>>()
+        .single(world)
         .expect("exactly one chat input")
 }
 
