@@ -14,11 +14,12 @@
 //! Update
 //!  ├─ AppSystems::ReadInput ─────────────── before [TextInputSystem]
 //!  │   ├─ MenuSystems::Pointer  point_at_the_menu     first: an open menu has the pointer
-//!  │   ├─ FieldSystems          edit_field → point_and_drag → offer_the_selection
-//!  │   │                        → show_in_widget → hide_caret_while_composing
-//!  │   │                        → show_length_limit → describe_field
-//!  │   ├─ EscapeExits           exit_on_escape        after FieldSystems; only while focus is
-//!  │   │                        out of the find bar and Escape closed no menu
+//!  │   ├─ KeyboardSystems       edit_field            every key and IME text, where focus is
+//!  │   ├─ FieldSystems          point_and_drag → offer_the_selection → show_in_widget
+//!  │   │                        → hide_caret_while_composing → show_length_limit
+//!  │   │                        → describe_field
+//!  │   ├─ EscapeExits           exit_on_escape        after FieldSystems; only while the find
+//!  │   │                        bar is closed and Escape closed no menu
 //!  │   ├─ SelectionSystems      after FieldSystems
 //!  │   ├─ FocusSystems::Walk    after SelectionSystems, before FindSystems
 //!  │   ├─ FindSystems           after SelectionSystems and EscapeExits
@@ -57,15 +58,19 @@
 //!
 //! **The sync point.** `record_submissions` spawns each message with `Commands`, which Bevy
 //! applies only at a sync point. The chain of the four [`AppSystems`] sets makes Bevy put one
-//! between `Record` and `SpawnRows` (a chained set that wrote commands is followed by one), so
+//! between `Record` and `SpawnRows` (Bevy puts one on each ordering edge that leaves a system
+//! with `Commands`, when it builds the schedule, whether or not anything is queued), so
 //! `mount_rows` sees the new messages in the frame of the Enter that sent them:
 //! `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame` in
-//! `tests/app/runtime_flow.rs` shows it.
+//! `tests/app/runtime_flow.rs` shows it, and
+//! `a_sync_point_stands_between_record_and_spawn_rows_before_anything_is_queued` in
+//! `tests/app/tour.rs` finds the sync point in the built schedule.
 //!
-//! **Why Escape in the find bar closes it and does not quit:** [`EscapeExits`] runs only while
-//! focus is out of the bar ([`focus_out_of_the_bar`]); the bar's own keys ([`FindSystems`]) run
-//! after it and close the bar. **In a menu**, the field's typing gives Escape to the menu, which
-//! closes and says so ([`escape_is_not_the_menus`]); the exit key runs after the typing.
+//! **Why Escape closes an open find bar and does not quit:** [`EscapeExits`] runs only while the
+//! bar is closed ([`the_bar_is_closed`]), wherever focus is; the bar's own keys
+//! ([`FindSystems`]) run after it and close the bar. **In a menu**, the field's typing gives
+//! Escape to the menu, which closes and says so ([`escape_is_not_the_menus`]); the exit key
+//! runs after the typing.
 //!
 //! The engine workarounds (`workarounds/`) are not here: they order themselves against the
 //! engine's internals (the render world's view preparation, the message update in `First`, the
@@ -82,14 +87,15 @@ use bevy_simple_text_input::TextInputSystem;
 use crate::{
     AppSystems,
     a11y::SayOnTheFocus,
-    chat::exit::EscapeExits,
+    chat::EscapeExits,
     input::{FieldDrawing, FieldSystems},
+    keyboard::KeyboardSystems,
     scroll::{ScrollInput, ScrollLayout},
     theme::ThemeSystems,
     view::{
         DressRows,
         copy::CopySystems,
-        find::{FindSystems, focus_out_of_the_bar},
+        find::{FindSystems, the_bar_is_closed},
         focus::FocusSystems,
         menu::{MenuSystems, escape_is_not_the_menus},
         mount_rows,
@@ -126,12 +132,16 @@ fn order_the_flow(app: &mut App) {
             // an open menu's first: the click that closes it does nothing else.
             MenuSystems::Pointer
                 .in_set(AppSystems::ReadInput)
+                .before(KeyboardSystems),
+            // The keys, then the field's mouse and drawing.
+            KeyboardSystems
+                .in_set(AppSystems::ReadInput)
                 .before(FieldSystems),
             FieldSystems.in_set(AppSystems::ReadInput),
             // After the keys an open menu takes, Escape among them.
             EscapeExits
                 .in_set(AppSystems::ReadInput)
-                .run_if(focus_out_of_the_bar)
+                .run_if(the_bar_is_closed)
                 .run_if(escape_is_not_the_menus)
                 .after(FieldSystems)
                 .before(FindSystems),

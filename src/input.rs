@@ -2,12 +2,17 @@
 //! message the field sends, the only module that knows the widget.
 //!
 //! The widget draws the field: its text, its caret and their colours, the placeholder, the
-//! horizontal scroll. The editing is the adapter's, as on any desktop: `input/typing.rs`
-//! applies keys and input-method text in the order they came (`input/arrival.rs` reads them
-//! so, and `input/commit_wait.rs` holds keys that overtake an IME's commit) to an
-//! `input/editor.rs` line (clusters, words, selection, undo), `input/keys.rs` says which key
-//! does what, `input/clipboard.rs` reaches the system clipboard, and `input/selection.rs` draws
-//! the selection and takes the mouse. `input/caret.rs` stops the caret blinking once the user
+//! horizontal scroll. The editing is the adapter's, as on any desktop: `input/edit.rs` applies
+//! keys and input-method text (which the keyboard's pass above, `keyboard/typing.rs`, takes in
+//! the order they came: `input/arrival.rs` reads them so, and `input/commit_wait.rs` holds keys
+//! that overtake an IME's commit) to an `input/editor.rs` line (clusters, words, selection,
+//! undo). What each key means is data here, below everything that acts on it: `input/keys.rs`
+//! for the line, `input/keymap.rs` for the find bar, zoom and a menu, and `input/routing.rs`
+//! says which meaning holds where focus is. This module imports nothing from `view` or
+//! `keyboard`, which sit above it.
+//!
+//! Beside the editing, `input/clipboard.rs` reaches the system clipboard, and
+//! `input/selection.rs` draws the selection and takes the mouse. `input/caret.rs` stops the caret blinking once the user
 //! is idle. Whatever waits or counts time does it on `input/clock.rs`'s clock. Enter's line
 //! leaves as the widget's own submit message,
 //! [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), which
@@ -27,22 +32,23 @@ use bevy_simple_text_input::{
 
 use crate::theme::{self, Paint, Palette, Swatch, Theme};
 
-mod arrival;
+pub(crate) mod arrival;
 pub mod caret;
 pub mod clipboard;
 pub mod clock;
-mod commit_wait;
+pub(crate) mod commit_wait;
+pub(crate) mod edit;
 pub mod editor;
 mod field;
 mod ime;
+pub mod keymap;
 pub(crate) mod keys;
-mod routing;
+pub(crate) mod routing;
 mod screen_reader;
-mod selection;
-mod typing;
+pub(crate) mod selection;
 
 pub use commit_wait::COMMIT_PATIENCE;
-pub use field::Field;
+pub use field::{Field, keys_that_send};
 pub use keys::{MessageAction, Walk};
 
 pub(super) fn plugin(app: &mut App) {
@@ -75,10 +81,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                typing::edit_field,
                 selection::point_and_drag,
                 selection::offer_the_selection.run_if(any_match_filter::<Changed<Field>>),
-                typing::show_in_widget,
+                edit::show_in_widget,
                 hide_caret_while_composing,
                 show_length_limit,
                 screen_reader::describe_field,
@@ -96,7 +101,8 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The field's systems: they read the frame's typing, and pass on what is not the field's.
+/// The field's systems, after the keyboard's pass has applied the frame's typing to it
+/// (`keyboard/typing.rs`): the mouse, the selection offered, and the line shown.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FieldSystems;
 
@@ -335,4 +341,11 @@ fn paint_widget(
             color.0 = palette.placeholder;
         }
     }
+}
+
+/// The window's own scale (winit's, which follows the desktop's), from a node's: a node's
+/// [`ComputedNode::inverse_scale_factor`] is that of the window and the zoom together. The
+/// pointer comes in the window's logical pixels; times this, in layout's physical ones.
+pub fn window_scale(node: &ComputedNode, zoom: &UiScale) -> f32 {
+    (node.inverse_scale_factor() * zoom.0).recip()
 }

@@ -12,7 +12,7 @@ use bevy::{
 
 /// One piece of typing, in the order it came.
 #[derive(Debug, Clone)]
-pub(super) enum Typed {
+pub(crate) enum Typed {
     Key(KeyboardInput),
     Ime(Ime),
     /// The window lost focus: a composition left over ends.
@@ -21,7 +21,7 @@ pub(super) enum Typed {
 
 /// The frame's typing, read in the order it came.
 #[derive(SystemParam)]
-pub(super) struct Typing<'w, 's> {
+pub(crate) struct Typing<'w, 's> {
     keys: MessageReader<'w, 's, KeyboardInput>,
     imes: MessageReader<'w, 's, Ime>,
     order: MessageReader<'w, 's, WindowEvent>,
@@ -31,7 +31,7 @@ pub(super) struct Typing<'w, 's> {
 
 /// Logs a piece of typing at trace level, as it is applied: what the platform and the IME
 /// delivered, in the order the field takes it, to tell an IME's own disorder from the field's.
-pub(super) fn trace_typed(typed: &Typed) {
+pub(crate) fn trace_typed(typed: &Typed) {
     match typed {
         Typed::Key(key) => trace!("key {:?} {:?}", key.logical_key, key.state),
         Typed::Ime(Ime::Commit { value, .. }) => trace!("IME commit {value:?}"),
@@ -44,7 +44,7 @@ pub(super) fn trace_typed(typed: &Typed) {
 impl Typing<'_, '_> {
     /// Whether the window's keyboard focus was lost this frame: keys held then are released
     /// without an event of their own.
-    pub(super) fn lost_keyboard(&mut self) -> bool {
+    pub(crate) fn lost_keyboard(&mut self) -> bool {
         // Read to the end (not `any`), so that no message is left to be read again.
         self.keyboard_lost.read().count() > 0
     }
@@ -54,7 +54,7 @@ impl Typing<'_, '_> {
     ///
     /// Messages written without a matching [`WindowEvent`] (by another plugin, say) have no
     /// known place; they keep their order among their own type and come last, keys first.
-    pub(super) fn in_arrival_order(&mut self) -> Vec<Typed> {
+    pub(crate) fn in_arrival_order(&mut self) -> Vec<Typed> {
         let mut keys = self.keys.read().cloned();
         let mut imes = self.imes.read().cloned();
         let mut merged: Vec<Typed> = self
@@ -83,7 +83,7 @@ impl Typing<'_, '_> {
 }
 
 /// Whether an IME message brings text: a syllable being composed, or one committed.
-pub(super) fn ime_types(ime: &Ime) -> bool {
+pub(crate) fn ime_types(ime: &Ime) -> bool {
     match ime {
         Ime::Preedit { value, .. } | Ime::Commit { value, .. } => !value.is_empty(),
         Ime::Enabled { .. } | Ime::Disabled { .. } => false,
@@ -92,6 +92,6 @@ pub(super) fn ime_types(ime: &Ime) -> bool {
 
 /// Whether an IME message empties the preedit: it ends a composition, if there is one, with
 /// nothing committed yet.
-pub(super) fn empties_preedit(ime: &Ime) -> bool {
+pub(crate) fn empties_preedit(ime: &Ime) -> bool {
     matches!(ime, Ime::Preedit { value, .. } if value.is_empty())
 }

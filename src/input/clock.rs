@@ -1,5 +1,5 @@
 //! The input layer's one clock: the moment a key, an input-method message, a click or a paste
-//! is handled. The commit wait and the paste wait (`input/typing.rs`), the caret's rest
+//! is handled. The commit wait and the paste wait (`keyboard/typing.rs`), the caret's rest
 //! (`input/caret.rs`) and multi-clicks (`input/selection.rs`, `view/selection.rs`) all measure
 //! by it.
 

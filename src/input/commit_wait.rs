@@ -5,7 +5,7 @@
 //! until the commit, and land after it; at most [`COMMIT_PATIENCE`], since a composition dropped
 //! for good (its last jamo deleted) brings no commit.
 //!
-//! The field's typing (`input/typing.rs`) passes each piece of typing through
+//! The keyboard's pass (`keyboard/typing.rs`) passes each piece of typing through
 //! [`CommitWait::sort`] before it applies it, and tells [`CommitWait::applied`] what each IME
 //! message did.
 
@@ -26,7 +26,7 @@ pub const COMMIT_PATIENCE: Duration = Duration::from_millis(300);
 
 /// The keys held for a commit, and since when.
 #[derive(Debug, Default)]
-pub(super) struct CommitWait {
+pub(crate) struct CommitWait {
     /// When a composition ended with nothing committed, on the input clock.
     since: Option<Instant>,
     /// The keys that came since, in order: they land after the commit, if it comes in time.
@@ -36,13 +36,13 @@ pub(super) struct CommitWait {
 impl CommitWait {
     /// Whether keys wait for a commit: the frame should be followed by another, to stop
     /// waiting in should nothing else come.
-    pub(super) fn is_waiting(&self) -> bool {
+    pub(crate) fn is_waiting(&self) -> bool {
         self.since.is_some()
     }
 
     /// Lets the held keys go, at the front of `queue`, once [`COMMIT_PATIENCE`] has passed
     /// since the composition ended: no commit is coming.
-    pub(super) fn give_up_if_spent(&mut self, now: Instant, queue: &mut VecDeque<Typed>) {
+    pub(crate) fn give_up_if_spent(&mut self, now: Instant, queue: &mut VecDeque<Typed>) {
         if self
             .since
             .is_some_and(|since| now.saturating_duration_since(since) >= COMMIT_PATIENCE)
@@ -58,7 +58,7 @@ impl CommitWait {
     /// The next piece of typing, if it is to be applied now. While a commit is awaited, a key is
     /// held, and an IME message other than the commit (or an end of composition) goes back to
     /// the front of `queue` behind the held keys, which came before it.
-    pub(super) fn sort(&mut self, typed: Typed, queue: &mut VecDeque<Typed>) -> Option<Typed> {
+    pub(crate) fn sort(&mut self, typed: Typed, queue: &mut VecDeque<Typed>) -> Option<Typed> {
         if !self.is_waiting() {
             return Some(typed);
         }
@@ -80,7 +80,7 @@ impl CommitWait {
 
     /// After an IME message was applied: a composition that `ended` with nothing committed
     /// starts the wait, and text that landed (the commit) ends it, the held keys next.
-    pub(super) fn applied(
+    pub(crate) fn applied(
         &mut self,
         ime: &Ime,
         ended: bool,

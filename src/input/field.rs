@@ -6,9 +6,16 @@
 //! gives it no key bindings and a length limit of 0). It applies keys and input-method text in
 //! separate passes, so a Korean syllable landed after the key typed after it, and it counts its
 //! caret in bytes in some moves and in characters in others (`docs/ime.md`). The app applies
-//! both in the order they came (`input/typing.rs`), to a line of its own ([`LineEditor`]).
+//! both in the order they came (`keyboard/typing.rs`, `input/edit.rs`), to a line of its own
+//! ([`LineEditor`]).
 
-use bevy::prelude::*;
+use bevy::{
+    input::{
+        ButtonState,
+        keyboard::{Key, KeyboardInput},
+    },
+    prelude::*,
+};
 use bevy_simple_text_input::TextInputSubmitMessage;
 
 use super::{MAX_INPUT_CHARS, editor::LineEditor};
@@ -17,8 +24,8 @@ use crate::chat;
 /// The field's line, and the lines submitted before it.
 #[derive(Component, Debug)]
 pub struct Field {
-    pub(super) line: LineEditor,
-    pub(super) history: History,
+    pub(crate) line: LineEditor,
+    pub(crate) history: History,
 }
 
 impl Default for Field {
@@ -85,7 +92,7 @@ impl Field {
 
 /// The lines submitted since the app started, walked with Up and Down as in a shell.
 #[derive(Debug, Default)]
-pub(super) struct History {
+pub(crate) struct History {
     lines: Vec<String>,
     /// The line shown, while walking; `None` while typing a new one.
     at: Option<usize>,
@@ -104,7 +111,7 @@ impl History {
     }
 
     /// Shows the line before the one shown; the first Up keeps the line being typed.
-    pub(super) fn earlier(&mut self, line: &mut LineEditor) {
+    pub(crate) fn earlier(&mut self, line: &mut LineEditor) {
         let at = match self.at {
             None if self.lines.is_empty() => return,
             None => {
@@ -119,7 +126,7 @@ impl History {
     }
 
     /// Shows the line after the one shown, and after the newest, the line that was being typed.
-    pub(super) fn later(&mut self, line: &mut LineEditor) {
+    pub(crate) fn later(&mut self, line: &mut LineEditor) {
         let Some(at) = self.at else {
             return;
         };
@@ -131,4 +138,49 @@ impl History {
             line.replace_all(&std::mem::take(&mut self.draft));
         }
     }
+}
+
+/// The key messages a keyboard sends to type `line` into the field and press Enter: a press and
+/// a release for each character, then Enter's. A headless test writes them as Bevy's own input
+/// messages (`app.world_mut().write_message_batch(keys_that_send("안녕"))`) and runs a frame;
+/// the field takes them as it takes a window's keys.
+///
+/// A key stands for each character, as an input method's commit or an on-screen keyboard gives
+/// it; a tab or a newline in `line` is a key of its own there (focus moves, or the line is sent
+/// early), as on a keyboard.
+pub fn keys_that_send(line: &str) -> Vec<KeyboardInput> {
+    let key = |key_code, logical_key: Key, state| {
+        let text = match &logical_key {
+            Key::Character(text) => Some(text.clone()),
+            Key::Space => Some(" ".into()),
+            _ => None,
+        };
+        KeyboardInput {
+            key_code,
+            logical_key,
+            state,
+            text,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        }
+    };
+    let named = |c| match c {
+        ' ' => Some((KeyCode::Space, Key::Space)),
+        '\t' => Some((KeyCode::Tab, Key::Tab)),
+        '\n' => Some((KeyCode::Enter, Key::Enter)),
+        _ => None,
+    };
+    line.chars()
+        .map(|c| {
+            // The physical key of a character does not matter: the field reads what it means.
+            named(c).unwrap_or((KeyCode::KeyA, Key::Character(c.to_string().into())))
+        })
+        .chain([(KeyCode::Enter, Key::Enter)])
+        .flat_map(|(code, logical)| {
+            [
+                key(code, logical.clone(), ButtonState::Pressed),
+                key(code, logical, ButtonState::Released),
+            ]
+        })
+        .collect()
 }

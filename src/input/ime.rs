@@ -5,8 +5,7 @@
 
 use bevy::{input_focus::InputFocus, prelude::*, ui::UiGlobalTransform, window::PrimaryWindow};
 
-use super::{ChatInput, Field, caret::CaretBar};
-use crate::view::zoom::window_scale;
+use super::{ChatInput, Field, caret::CaretBar, window_scale};
 
 /// Allows the IME on the window and tells it where the caret is, so the platform draws its
 /// candidate list under the syllable being composed rather than at the window's corner.

@@ -2,25 +2,23 @@
 //! reader answers "what does Down do in the find bar?" here: [`route`] with
 //! [`KeyTarget::FindBar`] (it does nothing; the find bar is one line).
 //!
-//! The keys themselves (which key is which action) are `input/keys.rs`'s; this module only
-//! says, per target, which of those readings applies. The field's typing
-//! (`input/typing.rs`) carries the answer out.
+//! The keys themselves (which key is which action) are the keymap's: `input/keys.rs` for the
+//! field's line, `input/keymap.rs` for the find bar, zoom and a menu. This module only says, per
+//! target, which of those readings applies. It is data below every target, and knows none of
+//! them: the keyboard's pass (`keyboard/typing.rs`), above the field and the view, carries the
+//! answer out.
 
 use bevy::input::keyboard::KeyboardInput;
 
 use super::{
     ConversationInput,
+    keymap::{BarState, Find, MenuKey, Zoom, find_key, menu_key, zoom_key},
     keys::{self, Action, Modifiers},
-};
-use crate::view::{
-    find::{self, Find},
-    menu::{self, MenuCommand, MenuKey},
-    zoom::{self, Zoom},
 };
 
 /// What can have keyboard focus, as far as keys are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum KeyTarget {
+pub(crate) enum KeyTarget {
     /// The chat's own field, where lines are typed and sent.
     ChatField,
     /// The find bar's field, while the bar is open.
@@ -33,7 +31,7 @@ pub(super) enum KeyTarget {
 
 /// What a key does where it lands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Route {
+pub(crate) enum Route {
     /// Nothing: the key means nothing where focus is (a key release, Enter in the find bar).
     Ignore,
     /// Opens, walks or closes the find bar, wherever focus is.
@@ -52,16 +50,27 @@ pub(super) enum Route {
     Menu(MenuKey),
 }
 
-/// Where `key` goes, pressed with `held` while `target` has focus.
-pub(super) fn route(key: &KeyboardInput, held: Modifiers, target: KeyTarget) -> Route {
+/// Where `key` goes, pressed with `held` while `target` has focus and the find bar is open or
+/// not (`bar_open`: Escape closes it then, wherever focus is).
+pub(crate) fn route(
+    key: &KeyboardInput,
+    held: Modifiers,
+    target: KeyTarget,
+    bar_open: bool,
+) -> Route {
     // An open menu is modal: its keys, and nothing else.
     if target == KeyTarget::Menu {
-        return menu::key_asks(key, held).map_or(Route::Ignore, Route::Menu);
+        return menu_key(key, held).map_or(Route::Ignore, Route::Menu);
     }
-    if let Some(find) = find::key_asks(key, held, target == KeyTarget::FindBar) {
+    let bar = match (target, bar_open) {
+        (KeyTarget::FindBar, _) => BarState::Focused,
+        (_, true) => BarState::Open,
+        (_, false) => BarState::Closed,
+    };
+    if let Some(find) = find_key(key, held, bar) {
         return Route::Find(find);
     }
-    if let Some(step) = zoom::key_asks(key, held) {
+    if let Some(step) = zoom_key(key, held) {
         return Route::Zoom(step);
     }
     if keys::opens_menu(key, held) {
@@ -72,16 +81,6 @@ pub(super) fn route(key: &KeyboardInput, held: Modifiers, target: KeyTarget) -> 
         KeyTarget::FindBar => in_find_bar(key, held),
         KeyTarget::Conversation => in_conversation(key, held),
         KeyTarget::Menu => Route::Ignore,
-    }
-}
-
-/// What a menu item chosen in the menu of `owner` does: exactly what its key does there, by
-/// routing that key; `메시지 복사`, which has no key, copies the message at `message` (or the
-/// focused one) as its `복사` button does.
-pub(super) fn chosen(command: MenuCommand, owner: KeyTarget, message: Option<usize>) -> Route {
-    match command.key() {
-        Some(chord) => route(&chord.press(), chord.held(), owner),
-        None => Route::ToConversation(ConversationInput::CopyMessage(message)),
     }
 }
 
@@ -146,7 +145,38 @@ mod tests {
     }
 
     fn plain(key_code: KeyCode, logical_key: Key, target: KeyTarget) -> Route {
-        route(&press(key_code, logical_key), Modifiers::default(), target)
+        let bar_open = target == KeyTarget::FindBar;
+        route(
+            &press(key_code, logical_key),
+            Modifiers::default(),
+            target,
+            bar_open,
+        )
+    }
+
+    #[test]
+    fn escape_closes_an_open_find_bar_wherever_focus_is() {
+        use KeyTarget::*;
+        let escape = |target, bar_open| {
+            route(
+                &press(KeyCode::Escape, Key::Escape),
+                Modifiers::default(),
+                target,
+                bar_open,
+            )
+        };
+        for target in [ChatField, FindBar, Conversation] {
+            assert_eq!(
+                escape(target, true),
+                Route::Find(Find::Close),
+                "in {target:?}"
+            );
+        }
+        // With the bar closed, Escape is the exit key's (`chat::exit_on_escape`), not the
+        // routing's.
+        for target in [ChatField, Conversation] {
+            assert_eq!(escape(target, false), Route::Ignore, "in {target:?}");
+        }
     }
 
     #[test]
@@ -228,6 +258,7 @@ mod tests {
             &press(KeyCode::KeyA, Key::Character("a".into())),
             held,
             KeyTarget::ChatField,
+            false,
         );
         assert_eq!(a, Route::Edit(KeyTarget::ChatField, Action::SelectAll));
     }
@@ -238,7 +269,12 @@ mod tests {
         let mut ctrl = Modifiers::default();
         ctrl.note(&press(KeyCode::ControlLeft, Key::Control));
         let with_ctrl = |key_code, text: &str, target| {
-            route(&press(key_code, Key::Character(text.into())), ctrl, target)
+            route(
+                &press(key_code, Key::Character(text.into())),
+                ctrl,
+                target,
+                false,
+            )
         };
         let keys = [
             (KeyCode::Equal, "=", Zoom::In),
@@ -293,30 +329,6 @@ mod tests {
                 plain(KeyCode::ContextMenu, Key::ContextMenu, target),
                 Route::OpenMenu(target)
             );
-        }
-    }
-
-    #[test]
-    fn a_menu_item_is_the_route_of_its_key_where_the_menu_opened() {
-        use KeyTarget::*;
-        for (commands, target) in [
-            (&MenuCommand::FIELD[..], ChatField),
-            (&MenuCommand::FIELD[..], FindBar),
-            (&MenuCommand::CONVERSATION[..], Conversation),
-        ] {
-            for &command in commands {
-                let by_menu = chosen(command, target, Some(3));
-                match command.key() {
-                    Some(chord) => {
-                        assert_eq!(by_menu, route(&chord.press(), chord.held(), target));
-                        assert_ne!(by_menu, Route::Ignore, "{command:?} in {target:?}");
-                    }
-                    None => assert_eq!(
-                        by_menu,
-                        Route::ToConversation(ConversationInput::CopyMessage(Some(3)))
-                    ),
-                }
-            }
         }
     }
 

@@ -31,6 +31,7 @@ use bevy::{
 use bevy_simple_text_input::{TextInputTextColor, TextInputTextFont};
 use parley::{Cluster, Cursor, Layout};
 
+use super::window_scale;
 use super::{
     Field, FieldDrawing,
     clipboard::WritePrimary,
@@ -40,7 +41,6 @@ use super::{
 use crate::{
     PointerGrab,
     theme::{Palette, Theme},
-    view::zoom::window_scale,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -76,7 +76,7 @@ enum Decoration {
 /// widget's nodes. With the line that [`decorate`] last gave it, which is what its layout shows:
 /// byte for byte, since the widget's caret glyph is taken out of it.
 #[derive(Component, Debug)]
-pub(super) struct LineText {
+pub(crate) struct LineText {
     /// The field whose line this is.
     field: Entity,
     /// The line as shown (with the composition, if any).
@@ -342,7 +342,7 @@ impl Pointer {
 
 /// Paste the PRIMARY selection into this field, at its caret: a middle click there.
 #[derive(Message, Debug, Clone, Copy)]
-pub(super) struct PastePrimary(pub(super) Entity);
+pub(crate) struct PastePrimary(pub(crate) Entity);
 
 /// Offers a field's selection as the PRIMARY selection whenever it changes (X11's "what is
 /// selected"; `super::clipboard`).

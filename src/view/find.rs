@@ -1,15 +1,16 @@
 //! Finding text in the conversation: Ctrl+F opens a bar over the conversation's top edge, and
 //! what is typed there is found in every message's body, however long the log.
 //!
-//! All of the find bar is here: its keys ([`key_asks`], which the routing table in
-//! `input/routing.rs` asks first for every key), its field ([`find_input`]), its matches and its
-//! systems. The bar floats over the conversation: opening it moves and lays out nothing else.
-//! Its field is the chat's field a second time (`input`: the same editing, the same input
-//! method), and the typing passes on the bar's keys as [`Find`]: Enter or F3 for the next match,
-//! Shift+Enter or Shift+F3 for the one before (wrapping at the ends), Escape to close it and give
-//! keyboard focus back where it was. Escape quits the app everywhere else (spec step 8); in the
-//! bar, it closes the bar ([`focus_out_of_the_bar`] is the exit key's run condition, in
-//! `frame.rs`).
+//! All of the find bar is here, its field ([`find_input`]), its matches and its systems, but
+//! what its keys mean: that is data below it, in the field's keymap ([`find_key`](input::keymap::find_key), which the
+//! routing table in `input/routing.rs` asks first for every key). The bar floats over the
+//! conversation: opening it moves and lays out nothing else. Its field is the chat's field a
+//! second time (`input`: the same editing, the same input method), and the typing passes on the
+//! bar's keys as [`Find`]: Enter or F3 for the next match, Shift+Enter or Shift+F3 for the one
+//! before (wrapping at the ends), and Escape to close it. While the bar is open, Escape closes it wherever keyboard focus is, as in every program, and only
+//! then quits the app (spec step 8): [`the_bar_is_closed`] is the exit key's run condition, in
+//! `frame.rs`. Focus that was in the bar goes back where it was before the bar opened; focus
+//! elsewhere (a draft in the chat's field) stays where it is.
 //!
 //! Text is compared folded: in Unicode's NFC (Hangul pasted as conjoining jamo, as macOS writes
 //! it, is its syllables) and in lower case. Diacritics count: `e` does not find `é`, as `가` does
@@ -33,7 +34,6 @@ use std::{
 
 use accesskit::Role as AccessRole;
 use bevy::{
-    input::keyboard::KeyboardInput,
     input_focus::{FocusCause, InputFocus},
     prelude::*,
     window::RequestRedraw,
@@ -45,10 +45,7 @@ use super::{Conversation, MessageRow, selection::ConversationSelection};
 use crate::{
     a11y::{accessible, announcement},
     chat::{ChatMessage, MessageLog},
-    input::{
-        self, ChatInput, Field,
-        keys::{self, Modifiers},
-    },
+    input::{self, ChatInput, Field, keymap::Find},
     scroll::{Item, VirtualList},
     theme::{self, Paint, Palette, Theme},
 };
@@ -73,25 +70,7 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// What a key asks of the find bar ([`key_asks`] reads it; the routing table in `input/routing.rs`
-/// asks that first), which the field's typing passes on in the order the keys came.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Find {
-    /// Ctrl+F: open the bar (or, open, select its query), with keyboard focus in it; `from`
-    /// is where focus was.
-    Open {
-        /// Where keyboard focus was when Ctrl+F was pressed.
-        from: Option<Entity>,
-    },
-    /// Enter or F3: the next match.
-    Next,
-    /// Shift+Enter or Shift+F3: the match before.
-    Previous,
-    /// Escape in the bar: close it, and give focus back where it was.
-    Close,
-}
-
-/// Marks the find bar's field: it edits as the chat's field does (`input/typing.rs`), and sends
+/// Marks the find bar's field: it edits as the chat's field does (`keyboard/typing.rs`), and sends
 /// nothing.
 #[derive(Component, Reflect, Debug, Default)]
 #[reflect(Component)]
@@ -121,26 +100,6 @@ pub fn find_input(palette: &Palette, query: &str) -> impl Bundle {
 
 /// What the empty find field shows.
 pub const FIND_PLACEHOLDER: &str = "대화에서 찾기";
-
-/// What the key press `key` asks of the find bar, with `held` held, and with focus in the bar's
-/// field or not: Ctrl+F opens it, F3 and Shift+F3 go to the next and previous match from
-/// anywhere; in the bar, Enter and Shift+Enter do too, and Escape closes it.
-pub fn key_asks(key: &KeyboardInput, held: Modifiers, in_bar: bool) -> Option<Find> {
-    if !key.state.is_pressed() || held.alt_or_meta() {
-        return None;
-    }
-    let (ctrl, shift) = (held.ctrl(), held.shift());
-    let onwards = if shift { Find::Previous } else { Find::Next };
-    match keys::meaning(key) {
-        KeyCode::F3 if !ctrl => Some(onwards),
-        KeyCode::Enter | KeyCode::NumpadEnter if in_bar && !ctrl => Some(onwards),
-        KeyCode::Escape if in_bar => Some(Find::Close),
-        _ if ctrl && !shift && keys::letter(key).as_deref() == Some("f") => {
-            Some(Find::Open { from: None })
-        }
-        _ => None,
-    }
-}
 
 /// The find bar's systems: they take its keys, search, and show the count.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -325,10 +284,10 @@ impl Finder {
     }
 }
 
-/// Whether keyboard focus is anywhere but the find bar's field: Escape there closes the bar,
-/// and only that (the frame map gives the exit key this condition).
-pub fn focus_out_of_the_bar(focus: Res<InputFocus>, bars: Query<(), With<FindField>>) -> bool {
-    focus.get().is_none_or(|focused| !bars.contains(focused))
+/// Whether the find bar is closed. While it is open, Escape closes it, wherever keyboard focus
+/// is, and does nothing else (the frame map gives the exit key this condition).
+pub fn the_bar_is_closed(finder: Res<Finder>) -> bool {
+    !finder.is_open()
 }
 
 /// Opens and closes the bar and moves between matches, as the keys ask.
@@ -343,6 +302,7 @@ fn take_keys(
     bars: Query<Entity, With<FindBar>>,
     said: Query<Entity, With<FindAnnouncement>>,
     mut find_field: Query<&mut Field, With<FindField>>,
+    in_find_field: Query<(), With<FindField>>,
     chat: Single<Entity, With<ChatInput>>,
     conversation: Single<(Entity, &mut VirtualList, &ChildOf), With<Conversation>>,
     rows: Query<&Item, With<MessageRow>>,
@@ -379,7 +339,14 @@ fn take_keys(
                     commands.entity(bar).despawn();
                 }
                 let back = finder.returns_to.take().unwrap_or(*chat);
-                input_focus.set(back, FocusCause::Navigated);
+                // Focus in the bar goes back; focus elsewhere (a draft in the chat's field, the
+                // conversation) stays where the user put it.
+                let in_bar = input_focus
+                    .get()
+                    .is_none_or(|at| in_find_field.contains(at));
+                if in_bar {
+                    input_focus.set(back, FocusCause::Navigated);
+                }
             }
             Find::Next | Find::Previous if finder.open => {
                 let step = if *key == Find::Next { 1 } else { -1 };

@@ -8,11 +8,11 @@
 //!
 //! **Each item is its key.** An item names the key that does what it does ([`MenuCommand::key`]),
 //! and choosing it routes that key, as if it were pressed where the menu was opened
-//! (`input/routing.rs`, `chosen`): the menu cannot do anything its key does not. `메시지 복사`
+//! (`keyboard/typing.rs`, `chosen`): the menu cannot do anything its key does not. `메시지 복사`
 //! alone has no key; it does what the message's `복사` button does.
 //!
-//! **Open, the menu is modal.** The keys are its own (`input/routing.rs` routes them to
-//! [`key_asks`]): Up and Down walk its items, wrapping and skipping greyed-out ones, as GTK's
+//! **Open, the menu is modal.** The keys are its own (`input/routing.rs` routes them by the
+//! keymap's [`menu_key`](crate::input::keymap::menu_key)): Up and Down walk its items, wrapping and skipping greyed-out ones, as GTK's
 //! menus do; Home and End jump; Enter or Space chooses; Escape closes it, gives focus back and
 //! does not quit ([`escape_is_not_the_menus`] is the exit key's run condition, in `frame.rs`).
 //! The pointer's buttons are its own too ([`PointerGrab`], which the other pointer systems
@@ -33,7 +33,7 @@ use accesskit::Role as AccessRole;
 use bevy::{
     a11y::ActionRequest,
     ecs::system::SystemParam,
-    input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
+    input::mouse::MouseButtonInput,
     input_focus::{FocusCause, InputFocus},
     prelude::*,
     ui::{FocusPolicy, UiGlobalTransform},
@@ -42,17 +42,13 @@ use bevy::{
 
 use super::{
     Bubble, Conversation, MessageRow, focus::MessageFocus, selection::ConversationSelection,
-    zoom::window_scale,
 };
 use crate::{
     PointerGrab,
     a11y::accessible,
     chat::MessageLog,
     input::{
-        Field,
-        caret::CaretBar,
-        editor::LineEditor,
-        keys::{self, Chord, Modifiers},
+        Field, caret::CaretBar, editor::LineEditor, keymap::MenuKey, keys::Chord, window_scale,
     },
     scroll::Item,
     theme::{self, Paint, Swatch},
@@ -249,40 +245,6 @@ pub enum Anchor {
     FocusedMessage,
 }
 
-/// A key in an open menu.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MenuKey {
-    /// Up: the item before that can act, from the first to the last.
-    Previous,
-    /// Down: the item after that can act, from the last to the first.
-    Next,
-    /// Home: the first that can act.
-    First,
-    /// End: the last that can act.
-    Last,
-    /// Enter or Space: choose the highlighted item.
-    Choose,
-    /// Escape: close the menu.
-    Close,
-}
-
-/// What a menu key press `key`, with `held` held, does in an open menu; `None` for the keys a
-/// menu ignores.
-pub fn key_asks(key: &KeyboardInput, held: Modifiers) -> Option<MenuKey> {
-    if !key.state.is_pressed() || held.ctrl() || held.alt_or_meta() {
-        return None;
-    }
-    Some(match keys::meaning(key) {
-        KeyCode::ArrowUp => MenuKey::Previous,
-        KeyCode::ArrowDown => MenuKey::Next,
-        KeyCode::Home | KeyCode::PageUp => MenuKey::First,
-        KeyCode::End | KeyCode::PageDown => MenuKey::Last,
-        KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Space => MenuKey::Choose,
-        KeyCode::Escape => MenuKey::Close,
-        _ => return None,
-    })
-}
-
 /// The one context menu there can be, and what it holds while open.
 #[derive(Resource, Debug, Default)]
 pub struct ContextMenu {
@@ -440,7 +402,7 @@ pub fn escape_is_not_the_menus(menu: Res<ContextMenu>) -> bool {
 }
 
 /// The pointer, or a screen reader, chose the highlighted item; the field's typing carries it
-/// out with the keys (`input/typing.rs`).
+/// out with the keys (`keyboard/typing.rs`).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MenuPick;
 

@@ -44,7 +44,6 @@ use super::{
     Bubble, Conversation, MessageRow, bubble_and_text,
     copy::{CopyButton, CopyText},
     paragraph::LaidOut,
-    zoom::window_scale,
 };
 use crate::{
     PointerGrab,
@@ -54,6 +53,7 @@ use crate::{
         clipboard::WritePrimary,
         clock::InputClock,
         editor::{nearest_boundary, word_at},
+        window_scale,
     },
     scroll::{Item, VirtualList},
 };

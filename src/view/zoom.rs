@@ -11,7 +11,7 @@
 //! desktop's own scale (winit's scale factor, `Xft.dpi` on X11). Layout's logical pixels are
 //! the zoomed ones: the list's heights, the caret's place and the notices are in them, and
 //! nothing there changes. The pointer comes in the window's logical pixels, so code that puts
-//! the pointer on a node converts with [`window_scale`].
+//! the pointer on a node converts with [`input::window_scale`].
 //!
 //! What stays as it was across a step: the message at the top of the view (the list keeps its
 //! anchor, as when the window is resized), the selection, the find bar's matches, the keyboard
@@ -20,7 +20,7 @@
 use bevy::{
     a11y::AccessibilityNode,
     input::{
-        keyboard::{Key, KeyboardInput},
+        keyboard::KeyboardInput,
         mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
     },
     platform::collections::HashSet,
@@ -31,7 +31,11 @@ use bevy::{
 use crate::{
     PointerGrab,
     a11y::announcement,
-    input::{self, keys::Modifiers},
+    input::{
+        self,
+        keymap::{Zoom, zoom_key},
+        keys::Modifiers,
+    },
     scroll,
 };
 
@@ -76,17 +80,6 @@ pub const LEVELS: [f32; 13] = [
 /// Where [`LEVELS`] has 100%.
 const ACTUAL_SIZE: usize = 5;
 
-/// A step of the zoom, asked for by a key or a wheel notch.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Zoom {
-    /// One level larger, up to 300%.
-    In,
-    /// One level smaller, down to 50%.
-    Out,
-    /// Back to 100%.
-    Reset,
-}
-
 /// The zoom level: an index into [`LEVELS`]. A step puts it in Bevy's [`UiScale`].
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ZoomLevel(usize);
@@ -127,36 +120,6 @@ impl ZoomLevel {
     pub fn percent(self) -> String {
         format!("{:.0}%", self.factor() * 100.0)
     }
-}
-
-/// The zoom key `key` is, pressed with `held`: Ctrl with `=` or `+` (on the main row or the
-/// keypad), `-`, or `0`. Read by what the key types, so it is where the layout puts it; by its
-/// place on the keyboard where Ctrl makes it type nothing.
-pub fn key_asks(key: &KeyboardInput, held: Modifiers) -> Option<Zoom> {
-    if !key.state.is_pressed() || !held.ctrl() || held.alt_or_meta() {
-        return None;
-    }
-    if let Key::Character(text) = &key.logical_key {
-        match text.as_str() {
-            "=" | "+" => return Some(Zoom::In),
-            "-" => return Some(Zoom::Out),
-            "0" => return Some(Zoom::Reset),
-            _ => {}
-        }
-    }
-    match key.key_code {
-        KeyCode::Equal | KeyCode::NumpadAdd => Some(Zoom::In),
-        KeyCode::Minus | KeyCode::NumpadSubtract => Some(Zoom::Out),
-        KeyCode::Digit0 | KeyCode::Numpad0 => Some(Zoom::Reset),
-        _ => None,
-    }
-}
-
-/// The window's own scale (winit's, which follows the desktop's), from a node's: a node's
-/// [`ComputedNode::inverse_scale_factor`] is that of the window and the zoom together. The
-/// pointer comes in the window's logical pixels; times this, in layout's physical ones.
-pub fn window_scale(node: &ComputedNode, zoom: &UiScale) -> f32 {
-    (node.inverse_scale_factor() * zoom.0).recip()
 }
 
 /// Marks the notice that shows the zoom level; hidden until a step.
@@ -221,7 +184,7 @@ fn hide_the_notice(
     for key in keys.read() {
         held.note(key);
         moved_on |= key.state.is_pressed()
-            && key_asks(key, *held).is_none()
+            && zoom_key(key, *held).is_none()
             && !matches!(
                 key.key_code,
                 KeyCode::ControlLeft

@@ -15,7 +15,12 @@ use agent_chat::{
         selection::{ConversationSelection, TextPlace},
     },
 };
-use bevy::{input::keyboard::Key, input_focus::InputFocus, prelude::*, window::Ime};
+use bevy::{
+    input::{ButtonState, keyboard::Key},
+    input_focus::InputFocus,
+    prelude::*,
+    window::Ime,
+};
 use common::*;
 
 /// Taps `key_code` (naming `logical`) with Ctrl held, and runs the frame.
@@ -317,6 +322,54 @@ fn escape_closes_the_bar_gives_focus_back_and_only_then_quits() {
     assert!(!bar_shows(&mut app));
     assert_eq!(focus(&app), Some(chat), "focus is back in the field");
     assert_eq!(marks(&mut app), [], "the matches are no longer drawn");
+
+    key(&mut app, KeyCode::Escape, Key::Escape, false);
+    let exits = app.world().resource::<Messages<AppExit>>();
+    assert!(
+        exits
+            .iter_current_update_messages()
+            .any(AppExit::is_success),
+        "with the bar closed, Escape quits"
+    );
+}
+
+/// The case a person met in the real window: the bar open, a click back into the chat's field, a
+/// draft typed there, then Escape. It closes the bar, as in every program, and keeps the draft and
+/// the focus where they are; only the next Escape quits.
+#[test]
+fn escape_closes_an_open_bar_wherever_focus_is_and_keeps_the_draft() {
+    let mut app = laid_out_app();
+    submit(&mut app, "찾을 말");
+    app.update();
+    let chat = the::<ChatInput>(&mut app);
+    ctrl_f(&mut app);
+    key_in(&mut app, "찾을");
+    app.update();
+    search_through(&mut app);
+    assert_eq!(count_text(&mut app), "1/1");
+
+    let field = rect(&mut app, chat).center();
+    mouse(&mut app, field, Some(ButtonState::Pressed));
+    mouse(&mut app, field, Some(ButtonState::Released));
+    assert_eq!(
+        focus(&app),
+        Some(chat),
+        "the click put focus in the chat's field"
+    );
+    type_text(&mut app, "초안");
+    assert!(bar_shows(&mut app), "the bar is still open");
+
+    key(&mut app, KeyCode::Escape, Key::Escape, false);
+    let exits = app.world().resource::<Messages<AppExit>>();
+    assert_eq!(
+        exits.iter_current_update_messages().count(),
+        0,
+        "Escape closed the bar and did not quit"
+    );
+    app.update();
+    assert!(!bar_shows(&mut app), "the bar is closed");
+    assert_eq!(focus(&app), Some(chat), "focus stays in the chat's field");
+    assert_eq!(input_value(&mut app), "초안", "the draft is kept");
 
     key(&mut app, KeyCode::Escape, Key::Escape, false);
     let exits = app.world().resource::<Messages<AppExit>>();
