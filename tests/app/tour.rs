@@ -1,6 +1,7 @@
-//! What a learner who reads the crate's tour relies on, checked as code: no name of ours hides
-//! one of Bevy's prelude, the core's functions read in a screen, no two modules import each
-//! other, and the app's systems that touch the same data run in a fixed order.
+//! What a learner who reads the crate's tour relies on, checked as code: its numbers, its first
+//! test and its lesson in scheduling hold; no name of ours hides one of Bevy's prelude, the
+//! core's functions read in a screen, no two modules or layers import each other, and the app's
+//! systems that touch the same data run in a fixed order.
 
 use std::{
     any::TypeId,
@@ -13,7 +14,7 @@ use crate::common;
 use crate::sources;
 
 use agent_chat::{AgentChatPlugin, workarounds};
-use bevy::{prelude::*, window::WindowResolution};
+use bevy::{ecs::schedule::ApplyDeferred, prelude::*, window::WindowResolution};
 use sources::{ROOT, files_with};
 
 /// The names `use bevy::prelude::*` brings in, as the app builds Bevy, read from the sources of
@@ -349,13 +350,13 @@ fn no_name_of_ours_hides_a_name_of_bevys_prelude() {
     );
 }
 
-/// The core's files, where every function reads in a screen: the flow (`chat`), its style
-/// table and exit key, and the system that mounts the rows.
+/// The core's files, where every function reads in a screen: the flow and its exit key
+/// (`chat`), its style table, the system that mounts the rows, and the core example.
 const CORE: &[&str] = &[
     "src/chat.rs",
     "src/chat/style.rs",
-    "src/chat/exit.rs",
     "src/view.rs",
+    "examples/core.rs",
 ];
 
 /// The most lines a function of the core may take, and the most parameters.
@@ -535,8 +536,10 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
     found
 }
 
-#[test]
-fn no_two_modules_import_from_each_other() {
+/// Who imports from whom among the modules of `src/` (`view::find`, `input`, …), but for a
+/// module and the modules inside it: a parent uses its children's items, and they its, as
+/// Rust's modules are built.
+fn module_imports() -> BTreeMap<String, BTreeSet<String>> {
     let root = Path::new(ROOT).join("src");
     let mut modules: BTreeMap<String, PathBuf> = BTreeMap::new();
     for file in rust_files(&root) {
@@ -553,9 +556,7 @@ fn no_two_modules_import_from_each_other() {
         modules.insert(module, file);
     }
     let known: HashSet<&str> = modules.keys().map(String::as_str).collect();
-    // Who imports from whom, but for a module and the modules inside it: a parent uses its
-    // children's items, and they its, as Rust's modules are built.
-    let mut imports: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (module, file) in &modules {
         let text = fs::read_to_string(file).unwrap();
         for path in use_paths(&use_statements(&text, false)) {
@@ -588,11 +589,16 @@ fn no_two_modules_import_from_each_other() {
                 a.is_empty() || b.is_empty() || a.starts_with(&format!("{b}::")) || a == b
             };
             if !related(module, &target) && !related(&target, module) {
-                imports.entry(module).or_default().insert(target);
+                imports.entry(module.clone()).or_default().insert(target);
             }
         }
     }
-    // A circle: a module that reaches itself through the imports, however many steps round.
+    imports
+}
+
+/// The modules of `imports` that reach themselves through it, however many steps round, each
+/// with what it imports.
+fn circles(imports: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     let reaches = |from: &str| {
         let mut seen = BTreeSet::new();
         let mut todo: Vec<&str> = vec![from];
@@ -605,28 +611,57 @@ fn no_two_modules_import_from_each_other() {
         }
         seen
     };
-    let circles: Vec<String> = imports
+    imports
         .keys()
-        .filter(|module| reaches(module).contains(**module))
+        .filter(|module| reaches(module).contains(*module))
         .map(|module| {
-            format!(
-                "{module} -> {}",
-                imports[module]
-                    .iter()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            let into: Vec<&str> = imports[module].iter().map(String::as_str).collect();
+            format!("{module} -> {}", into.join(", "))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn no_two_modules_import_from_each_other() {
+    let imports = module_imports();
     assert!(
         imports.len() > 10,
         "the modules' imports were read ({} modules import others)",
         imports.len()
     );
+    let circles = circles(&imports);
     assert!(
         circles.is_empty(),
         "modules that import from each other:\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The same at the level of `src/`'s folders, the app's layers: `input/` (the field, and what
+/// each key means) below `view/` (what the user sees) and `keyboard/` (which carries each key
+/// to its target) above both; no file of one layer imports a layer that imports it back.
+#[test]
+fn no_two_layers_import_from_each_other() {
+    let layer = |module: &str| module.split("::").next().unwrap_or_default().to_owned();
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, targets) in module_imports() {
+        for target in targets {
+            if layer(&target) != layer(&module) {
+                imports
+                    .entry(layer(&module))
+                    .or_default()
+                    .insert(layer(&target));
+            }
+        }
+    }
+    assert!(
+        imports["view"].contains("input") && imports["keyboard"].contains("view"),
+        "the layers' imports were read: {imports:#?}"
+    );
+    let circles = circles(&imports);
+    assert!(
+        circles.is_empty(),
+        "layers that import from each other:\n{}",
         circles.join("\n")
     );
 }
@@ -701,4 +736,177 @@ fn the_apps_systems_that_share_data_run_in_one_order() {
          names, run this test with `--features bevy/debug`, which builds Bevy again):\n{}",
         unordered.join("\n")
     );
+}
+
+/// The tour's text: the crate docs at the top of `src/lib.rs`, without their `//! ` marks.
+fn tour() -> String {
+    fs::read_to_string(Path::new(ROOT).join("src/lib.rs"))
+        .unwrap()
+        .lines()
+        .map_while(|line| line.strip_prefix("//!"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The part of the tour under the heading that starts with `heading`, up to the next heading.
+fn section<'a>(tour: &'a str, heading: &str) -> &'a str {
+    let start = tour
+        .find(&format!("\n{heading}"))
+        .unwrap_or_else(|| panic!("the tour has a heading {heading:?}"));
+    let rest = &tour[start + 1..];
+    let end = rest[1..].find("\n#").map_or(rest.len(), |end| end + 1);
+    &rest[..end]
+}
+
+/// Each file a text names as `` `path` (N lines ``, with N.
+fn files_with_counts(text: &str) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices("` (") {
+        let Some(open) = text[..at].rfind('`') else {
+            continue;
+        };
+        let path = &text[open + 1..at];
+        let digits: String = text[at + 3..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if path.ends_with(".rs") && text[at + 3 + digits.len()..].starts_with(" lines") {
+            found.push((path.to_owned(), digits.parse().unwrap()));
+        }
+    }
+    found
+}
+
+/// The number in "about 4,880 lines" in `text`.
+fn about_lines(text: &str) -> usize {
+    let at = text
+        .find("about ")
+        .expect("the text says about how many lines")
+        + "about ".len();
+    let number: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert!(text[at..].contains(" lines"), "{:?}", &text[at..at + 20]);
+    number.parse().unwrap()
+}
+
+fn line_count(path: &str) -> usize {
+    fs::read_to_string(Path::new(ROOT).join(path))
+        .unwrap_or_else(|_| panic!("the tour names {path}, which exists"))
+        .lines()
+        .count()
+}
+
+/// Whether `said` is within 10% of `counted`.
+fn near(said: usize, counted: usize) -> bool {
+    said.abs_diff(counted) * 10 <= counted
+}
+
+/// The tour's numbers are a reader's to repeat: each file it names with its length is within
+/// 10% of that length, the core is the four files it names, and the full app's route is the
+/// files it lists, in as many lines as it says.
+#[test]
+fn the_tours_files_and_lines_are_what_a_reader_counts() {
+    let tour = tour();
+    let mut off = Vec::new();
+    for (heading, files_said) in [("## First", 4), ("## The full app's route", 16)] {
+        let part = section(&tour, heading);
+        let files = files_with_counts(part);
+        assert_eq!(files.len(), files_said, "{heading}: the files it names");
+        let mut total = 0;
+        for (path, said) in &files {
+            let counted = line_count(path);
+            total += counted;
+            if !near(*said, counted) {
+                off.push(format!("{path}: said {said}, counted {counted}"));
+            }
+        }
+        let said = about_lines(part);
+        if !near(said, total) {
+            off.push(format!(
+                "{heading}: said about {said} lines, counted {total}"
+            ));
+        }
+    }
+    let words = section(&tour, "## First");
+    assert!(
+        words.contains("four files"),
+        "the core's sentence names four files"
+    );
+    let route = section(&tour, "## The full app's route");
+    assert!(
+        route.contains("these 16 files"),
+        "the route's sentence names 16 files"
+    );
+    assert!(
+        off.is_empty(),
+        "the tour's counts are off:\n{}",
+        off.join("\n")
+    );
+}
+
+/// The tour shows `tests/app/first_test.rs` as it is: each line of the block is a line of the
+/// test, in order.
+#[test]
+fn the_tours_first_test_is_the_test_that_runs() {
+    let tour = tour();
+    let part = section(&tour, "## First");
+    let start = part.find("```text\n").expect("a code block") + "```text\n".len();
+    let block = &part[start..start + part[start..].find("```").unwrap()];
+    let test = fs::read_to_string(Path::new(ROOT).join("tests/app/first_test.rs")).unwrap();
+    let body: Vec<&str> = test.lines().map(str::trim).collect();
+    let shown: Vec<&str> = block.lines().map(str::trim).collect();
+    assert!(
+        body.windows(shown.len()).any(|lines| lines == shown),
+        "the tour's first test:\n{block}\nis not, line for line, in tests/app/first_test.rs"
+    );
+    // The app built in one statement, a line typed and sent in two, one assertion.
+    assert!(shown.len() <= 12, "a first test reads in a glance");
+}
+
+/// A system's type, which tells it apart in a schedule: Bevy names systems only with its
+/// `debug` feature.
+fn type_of<M>(system: impl IntoSystem<(), (), M>) -> TypeId {
+    IntoSystem::into_system(system).system_type()
+}
+
+/// The tour's lesson in scheduling, as Bevy 0.19.1 decides it: a sync point goes on each ordering
+/// edge that leaves a system with `Commands`, when the schedule is built, whether or not it ever
+/// queues anything. Before anyone types, both apps' `Update` runs an `ApplyDeferred` between
+/// `record_submissions` and the system that mounts the rows.
+#[test]
+fn a_sync_point_stands_between_record_and_spawn_rows_before_anything_is_queued() {
+    for (name, app, mounts) in [
+        (
+            "the full app",
+            common::headless_app(),
+            type_of(agent_chat::view::mount_rows),
+        ),
+        (
+            "the core example",
+            crate::runtime_flow::core_example_app(),
+            type_of(crate::core_example::spawn_rows),
+        ),
+    ] {
+        let update = app.world().resource::<Schedules>().get(Update).unwrap();
+        let systems: Vec<TypeId> = update
+            .systems()
+            .expect("the schedule is built after the first frame")
+            .map(|(_, system)| system.system_type())
+            .collect();
+        let place = |system: TypeId| systems.iter().position(|&it| it == system);
+        let record = place(type_of(agent_chat::chat::record_submissions));
+        let (Some(record), Some(mount)) = (record, place(mounts)) else {
+            panic!("{name} runs record_submissions and mounts rows");
+        };
+        assert!(record < mount, "{name}: records before it mounts");
+        let sync = TypeId::of::<ApplyDeferred>();
+        assert!(
+            systems[record..mount].contains(&sync),
+            "{name}: a sync point between record_submissions and the rows"
+        );
+    }
 }
