@@ -1,6 +1,7 @@
 //! The design card's shape in one file you can run: `cargo run --example core`.
 //!
-//! A text field and a conversation, and the spec's eight steps, nothing more:
+//! A text field and a conversation, and the spec's eight steps; beyond them only the wheel,
+//! which Bevy's UI leaves to the app, so that every message stays reachable:
 //!
 //! 1. the field is `bevy_simple_text_input`'s, with its own editing: on Enter it sends a
 //!    `TextInputSubmitMessage` with its line and empties itself;
@@ -18,9 +19,8 @@
 //! `tests/app/runtime_flow.rs` builds this file's [`plugin`] as its second app.
 
 use agent_chat::{
-    AppSystems,
-    chat::{self, ChatMessage, MessageLog, Role, RoleStyle},
-    theme::{FONT_SIZE, Palette},
+    chat::{self, AppSystems, ChatMessage, MessageLog, Role, RoleStyle},
+    theme::palette::Palette,
 };
 use bevy::{
     input::mouse::{MouseScrollUnit, MouseWheel},
@@ -59,6 +59,9 @@ pub fn plugin(app: &mut App) {
 
 /// The colours: the full app's dark palette, so both draw a role alike.
 const PALETTE: Palette = Palette::DARK;
+
+/// The text size, the full app's (`theme::FONT_SIZE`), in logical pixels.
+const FONT_SIZE: f32 = 20.0;
 
 /// The font: the app's own, which has Hangul (Bevy's default font has none, and the labels
 /// are Korean).

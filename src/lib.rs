@@ -5,15 +5,15 @@
 //!
 //! ## First: the core, in one file you can run
 //!
-//! `cargo run --example core` opens a window that does the spec's eight steps and nothing
-//! more. Read its file, `examples/core.rs` (191 lines), top to bottom, then the three files of
-//! the crate it uses:
+//! `cargo run --example core` opens a window that does the spec's eight steps, and beyond them
+//! only scrolls back with the wheel. Read its file, `examples/core.rs` (about 200 lines), top to
+//! bottom, then the three files of the crate it uses:
 //!
-//! - `src/chat.rs` (275 lines): the flow's model, [`chat::record_submissions`], the exit key,
-//!   and the flow's sets, [`AppSystems`];
-//! - `src/chat/style.rs` (69 lines): the one table from a role to a row's look,
+//! - `src/chat.rs` (about 280 lines): the flow's model, [`chat::record_submissions`], the exit
+//!   key, and the flow's sets, [`chat::AppSystems`];
+//! - `src/chat/style.rs` (about 70 lines): the one table from a role to a row's look,
 //!   [`chat::RoleStyle::of`];
-//! - `src/theme/palette.rs` (102 lines): the colours that table names.
+//! - `src/theme/palette.rs` (about 100 lines): the colours that table names.
 //!
 //! That is the core: four files, about 640 lines.
 //!
@@ -27,16 +27,20 @@
 //! | 7 | the rows are mounted in log order under a node that scrolls (`Overflow::scroll_y`), and a new row scrolls it to the end (`ScrollPosition`) | the example's `spawn_rows`, in [`AppSystems::SpawnRows`] | `the_core_examples_conversation_scrolls_to_the_newest_row` |
 //! | 8 | Escape asks the app to exit | the system [`chat::exit_on_escape`] | `escape_requests_app_exit_and_creates_no_state` |
 //!
-//! The tests named are in `tests/app/runtime_flow.rs`, and each runs twice: once against the
-//! example's plugin and once against the full app (`core_example::…` and `full_app::…`).
+//! The tests named are in `tests/app/runtime_flow.rs`. Those of steps 1 to 6 and 8 run twice,
+//! once against the example's plugin and once against the full app (`core_example::…` and
+//! `full_app::…`). Step 7's is the example's, laid out; the full app's is
+//! `a_submission_scrolls_the_conversation_to_its_end_in_the_same_frame`.
 //!
 //! **A lesson in Bevy's scheduling** sits between steps 5 and 7. [`chat::record_submissions`]
-//! spawns the messages through `Commands`, which change the world only at a sync point. When
-//! Bevy 0.19.1 builds a schedule, it puts a sync point (an `ApplyDeferred` system) on every
-//! ordering edge that leaves a system with a deferred parameter such as `Commands`, whether or
-//! not that system will ever queue anything (`AutoInsertApplyDeferredPass`, in `bevy_ecs`).
-//! Chaining [`AppSystems::Record`] before [`AppSystems::SpawnRows`] is such an edge, so the rows
-//! are mounted in the frame of the Enter that sent their messages.
+//! spawns the messages through `Commands`, which change the world only at a sync point (an
+//! `ApplyDeferred` system). When Bevy 0.19.1 builds a schedule, it puts one on each ordering edge
+//! that leaves a system with a deferred parameter such as `Commands`, whether or not that system
+//! will ever queue anything, unless the edge is marked to ignore it (`before_ignore_deferred`);
+//! edges at the same depth share one (`AutoInsertApplyDeferredPass`, in `bevy_ecs`). Chaining
+//! [`AppSystems::Record`] before [`AppSystems::SpawnRows`] makes such an edge, so the rows are
+//! mounted in the frame that sends their messages (the full app has the same edge again between
+//! `SpawnRows` and `Scroll`, so the rows just spawned are put in place in that frame too).
 //! `a_sync_point_stands_between_record_and_spawn_rows_before_anything_is_queued`, in
 //! `tests/app/tour.rs`, finds it in both apps' built schedules before anyone types.
 //!
@@ -64,12 +68,14 @@
 //! `cargo run` runs the same [`chat`] flow in [`AgentChatPlugin`], with three parts of the
 //! example replaced, each for a reason measured here:
 //!
-//! - **The field** ([`input`]). The widget applies keys and input-method text in separate
-//!   passes, so a Korean syllable landed after the key typed after it, and it counts its caret
-//!   in bytes in some moves and in characters in others (`docs/ime.md`). The app keeps the
-//!   widget to draw the field, turns its editing off, and applies each key and each piece of IME
-//!   text in the order they came; on Enter it writes the widget's own submit message, so
-//!   [`chat`] cannot tell the two fields apart.
+//! - **The field** ([`input`]). The widget reads keys but no input-method (IME) text at all:
+//!   with ibus-hangul on, `안녕하세요` arrived as `dkssudgktpdy`. Bridging the IME's text into it
+//!   beside the widget's own key handling applied the two in separate passes, so a Korean
+//!   syllable landed after the key typed after it; and the widget counts its caret in bytes in
+//!   some moves and in characters in others (`docs/ime.md`). The app keeps the widget to draw
+//!   the field, turns its editing off, and applies each key and each piece of IME text in the
+//!   order they came; on Enter it writes the widget's own submit message, so [`chat`] cannot
+//!   tell the two fields apart.
 //! - **The list** ([`scroll`], [`view::recycle`]). One UI node per message costs each frame in
 //!   proportion to the log: the app keeps rows only in and near the view, so a frame at 100,000
 //!   messages costs what one at 100 does (`docs/performance.md`).
@@ -81,38 +87,58 @@
 //!
 //! ## The full app's route, from the key to the rows
 //!
-//! Following one Enter through the full app passes through these 16 files of `src/`, in
-//! order, about 4,790 lines (`tests/app/tour.rs` counts them):
+//! Following one Enter through the full app passes through these 18 files of `src/`, in
+//! reading order, about 5,360 lines (`tests/app/tour.rs` counts them). Each file does more than
+//! the Enter needs; the items named are the ones on its path.
 //!
-//! 1. `src/keyboard.rs` (20 lines): the keyboard's pass, in its set, which the frame map puts
-//!    first in [`AppSystems::ReadInput`] but for an open menu's pointer.
-//! 2. `src/keyboard/typing.rs` (493 lines): `edit_field` takes each key where focus is, routes
-//!    it, and hands the field's line its action.
-//! 3. `src/input/arrival.rs` (97 lines): the frame's keys and IME text, in the order they came.
-//! 4. `src/input/routing.rs` (326 lines): `route`, where a key goes for the target with focus.
-//! 5. `src/input/keymap.rs` (131 lines): what a key means to the find bar, zoom and a menu,
-//!    which `route` asks first (Enter means nothing to them in the chat's field).
-//! 6. `src/input/keys.rs` (414 lines): `keys::action`, which says Enter is `Action::Submit`.
-//! 7. `src/input/edit.rs` (167 lines): `apply`, which sends the line on `Action::Submit`.
-//! 8. `src/input/field.rs` (186 lines): [`input::Field::submit`] writes the submit message.
-//! 9. `src/input/editor.rs` (595 lines): [`input::editor::LineEditor::take`] empties the line.
-//! 10. `src/frame.rs` (234 lines): the frame map; the widget, then `Record`, `SpawnRows`,
-//!     `Scroll`.
-//! 11. `src/chat.rs` (275 lines): [`chat::record_submissions`] (steps 2 to 5), as in the
+//! 1. `src/keyboard.rs` (about 20 lines): the keyboard's pass in its set,
+//!    [`keyboard::KeyboardSystems`], which the frame map puts in [`AppSystems::ReadInput`].
+//! 2. `src/keyboard/typing.rs` (about 490 lines): `edit_field` takes each key where focus is
+//!    (`KeyFocus`), asks `route` where it goes, and hands the field's line its action.
+//! 3. `src/input/arrival.rs` (about 100 lines): `in_arrival_order`, the frame's keys and IME
+//!    text in the order they came.
+//! 4. `src/input/commit_wait.rs` (about 210 lines): `CommitWait::sort`, which holds a key that
+//!    may have overtaken an IME's commit until the commit lands (at most
+//!    [`input::COMMIT_PATIENCE`]).
+//! 5. `src/input/routing.rs` (about 350 lines): `route` and `in_chat_field`, where a key goes for
+//!    the target with focus.
+//! 6. `src/input/keymap.rs` (about 130 lines): `find_key`, `zoom_key` and `menu_key`, which
+//!    `route` asks first; Enter in the chat's field means nothing to them.
+//! 7. `src/input/keys.rs` (about 410 lines): `action`, which says Enter is `Action::Submit`.
+//! 8. `src/input/edit.rs` (about 170 lines): `apply`, which on `Action::Submit` writes the
+//!    message `Field::submit` returns.
+//! 9. `src/input/field.rs` (about 190 lines): [`input::Field::submit`] takes the line, keeps it
+//!    for Up and Down, and returns the widget's submit message.
+//! 10. `src/input/editor.rs` (about 600 lines): [`input::editor::LineEditor::take`], which
+//!     empties the line.
+//! 11. `src/input.rs` (about 350 lines): the field's plugin, whose systems run after the pass;
+//!     among them `show_in_widget` (in `input/edit.rs`) shows the emptied line.
+//! 12. `src/frame.rs` (about 230 lines): the frame map; the pass and the field's systems, the
+//!     widget, then `Record`, `SpawnRows`, `Scroll`.
+//! 13. `src/chat.rs` (about 280 lines): [`chat::record_submissions`] (steps 2 to 5), as in the
 //!     example.
-//! 12. `src/view.rs` (407 lines): [`view::follow_the_newest`], then [`view::mount_rows`].
-//! 13. `src/view/focus.rs` (323 lines): whether the user reads with focus in the conversation.
-//! 14. `src/scroll.rs` (803 lines): the list goes to its end and says which places to mount;
-//!     `arrange` puts the rows there.
-//! 15. `src/view/recycle.rs` (249 lines): [`view::recycle::RowRecycler`] spawns or reuses the
-//!     rows.
-//! 16. `src/chat/style.rs` (69 lines): [`chat::RoleStyle::of`] for each row, as in the example.
+//! 14. `src/view.rs` (about 410 lines): [`view::follow_the_newest`], [`view::mount_rows`], and
+//!     `RowContent`, which builds a row's parts from its role and body.
+//! 15. `src/view/focus.rs` (about 320 lines): `in_conversation`, whether the user reads with
+//!     focus in the conversation (the view then stays where it is).
+//! 16. `src/scroll.rs` (about 800 lines): `VirtualList::follow_end` and `to_mount`, the places
+//!     to mount; `arrange` puts the rows there, and after Bevy's layout (`PostUpdate`) `settle`
+//!     measures them and keeps the end in view.
+//! 17. `src/view/recycle.rs` (about 250 lines): [`view::recycle::RowRecycler`], whose `mount`
+//!     spawns the rows, or reuses rows that left the view.
+//! 18. `src/chat/style.rs` (about 70 lines): [`chat::RoleStyle::of`] for each row, as in the
+//!     example.
 //!
-//! It is long because each file also does the desktop's other work (selection, undo, the
-//! clipboard, finding, 100,000 rows); the example is the same flow without it. The layers stay
-//! apart: `input/` (the field, and what each key means, as data) imports neither `view/` (what
-//! the user sees) nor `keyboard/`, which carries each key to the field, the find bar, zoom, a
-//! menu or the conversation and is the one layer that imports both
+//! A row's parts also call into six files for how it looks, not for which rows show or in
+//! what order: `src/view/paragraph.rs` (about 260 lines, its text laid out), `src/theme.rs`
+//! (about 250 lines, its colours and font), `src/a11y.rs` (about 160 lines, its node for screen
+//! readers), `src/scroll/heights.rs` (about 280 lines, its height), and after it is mounted,
+//! `src/view/highlight.rs` (about 190 lines) and `src/view/reader.rs` (about 50 lines), which
+//! mark and describe it. With them the Enter touches 24 files, about 6,560 lines.
+//!
+//! The layers stay apart: `input/` (the field, and what each key means, as data) imports
+//! neither `view/` (what the user sees) nor `keyboard/`, which carries each key to the field,
+//! the find bar, zoom, a menu or the conversation and is the one layer that imports both
 //! (`no_two_layers_import_from_each_other`).
 //!
 //! # What else is here
@@ -124,19 +150,20 @@
 //! | [`scroll`] | the virtual list: only the rows in and near the view exist, whatever the log holds |
 //! | [`view`]   | beyond `mount_rows`: the layout, the rows recycled as the view moves ([`view::recycle`]), keyboard focus in the conversation, the copy button, selecting the conversation's text ([`view::selection`]) and finding in it ([`view::find`]), zoom ([`view::zoom`]) and the context menus ([`view::menu`]) |
 //! | [`text_direction`] | which way a line runs, read alike by the field and the rows |
-//! | [`theme`]  | the palettes in use, light and dark, and text sizes; the bundled fonts ([`theme::fonts`]), and which one draws each script and emoji |
+//! | [`theme`]  | the palette in use, light or dark, and text sizes; the bundled fonts ([`theme::fonts`]), and which one draws each script and emoji |
 //! | [`a11y`]   | what a screen reader is told; each node is made where its thing is (a row's with the row, the field's text with the field, a row's text while a reader listens in [`view::reader`]) |
 //!
 //! Last, [`workarounds`] holds what the app does only because of how Bevy 0.19 behaves today,
 //! each with the upstream issue and a canary test that fails once it can go. Its plugin (the
-//! renderer drawing only what changed, one frame for each request for one) is for the window
-//! only: `main.rs` adds it beside Bevy's `DefaultPlugins` and this plugin; tests add
-//! `MinimalPlugins` and the few resources the widget needs instead (see `tests/app/common/mod.rs`).
+//! renderer drawing only what changed, one frame for each request for one, and the window's
+//! icon) is for the window only: `main.rs` adds it beside Bevy's `DefaultPlugins` and this
+//! plugin; tests add `MinimalPlugins` and the few resources the widget needs instead (see
+//! `tests/app/common/mod.rs`).
 //!
 //! This tour is the project's English page for a newcomer: the pages in `docs/` are in Korean
-//! and tell the same flow at more length, starting with `docs/runtime-flow.md`. One text in the
-//! crate docs, rather than a copy in `docs/`, is the one that `cargo doc` links and that cannot
-//! drift from the code it links to.
+//! and tell the same flow at more length, starting with `docs/runtime-flow.md`. It lives in the
+//! crate docs so that `cargo doc` checks its links, and `tests/app/tour.rs` its numbers, its
+//! first test and its lesson in scheduling.
 
 use bevy::prelude::*;
 

@@ -3,10 +3,11 @@
 //! widget's submit message, as typed, and the field is empty at once.
 //!
 //! The app writes that message, not the widget: the widget's own editing is off (`input.rs`
-//! gives it no key bindings and a length limit of 0). It applies keys and input-method text in
-//! separate passes, so a Korean syllable landed after the key typed after it, and it counts its
-//! caret in bytes in some moves and in characters in others (`docs/ime.md`). The app applies
-//! both in the order they came (`keyboard/typing.rs`, `input/edit.rs`), to a line of its own
+//! gives it no key bindings and a length limit of 0). The widget reads no input-method text,
+//! and with the IME's text bridged in beside its own key handling the two were applied in
+//! separate passes, so a Korean syllable landed after the key typed after it; it also counts
+//! its caret in bytes in some moves and in characters in others (`docs/ime.md`). The app
+//! applies both in the order they came (`keyboard/typing.rs`, `input/edit.rs`), to a line of its own
 //! ([`LineEditor`]).
 
 use bevy::{
