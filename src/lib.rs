@@ -1,5 +1,5 @@
-//! agent-chat: a small Bevy ECS chat app. Type a line, press Enter, and an agent answers with
-//! a canned reply.
+//! agent-chat: a Bevy ECS chat app with a small core. Type a line, press Enter, and an agent
+//! answers with a canned reply.
 //!
 //! # A tour, in two sittings
 //!
@@ -22,7 +22,7 @@
 //! | 1 | Enter: the field's line leaves as the widget's `TextInputSubmitMessage`, and the field is empty at once | `bevy_simple_text_input`'s own field, in the example | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
 //! | 2 | the line is trimmed; a blank one stops here, before anything is picked or kept | [`chat::normalize`], called by the system [`chat::record_submissions`], in [`AppSystems::Record`] | `blank_input_picks_nothing_and_changes_nothing` |
 //! | 3 | one reply is picked from [`chat::REPLIES`], with `rand`'s uniform choice | the resource [`chat::ReplyPicker`], called by the same system | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
-//! | 4–5 | two immutable entities, a [`chat::ChatMessage`] with a [`chat::Role`] each, appended user first to [`chat::MessageLog`]; the input and the reply to [`chat::SessionRecord`] | the same system | `one_and_several_inputs_are_normalized_answered_and_shown_in_order` |
+//! | 4–5 | two entities, each with an immutable [`chat::ChatMessage`] and [`chat::Role`], appended user first to [`chat::MessageLog`]; the input and the reply to [`chat::SessionRecord`] | the same system | `one_and_several_inputs_are_normalized_answered_and_shown_in_order` |
 //! | 6 | each row's label, class, alignment and border side come from the role alone | [`chat::RoleStyle::of`], which the example's `spawn_rows` calls for every row | `labels_classes_alignment_and_border_sides_follow_the_role_alone` |
 //! | 7 | the rows are mounted in log order under a node that scrolls (`Overflow::scroll_y`), and a new row scrolls it to the end (`ScrollPosition`) | the example's `spawn_rows`, in [`AppSystems::SpawnRows`] | `the_core_examples_conversation_scrolls_to_the_newest_row` |
 //! | 8 | Escape asks the app to exit | the system [`chat::exit_on_escape`] | `escape_requests_app_exit_and_creates_no_state` |
@@ -36,17 +36,21 @@
 //! spawns the messages through `Commands`, which change the world only at a sync point (an
 //! `ApplyDeferred` system). When Bevy 0.19.1 builds a schedule, it puts one on each ordering edge
 //! that leaves a system with a deferred parameter such as `Commands`, whether or not that system
-//! will ever queue anything, unless the edge is marked to ignore it (`before_ignore_deferred`);
-//! edges at the same depth share one (`AutoInsertApplyDeferredPass`, in `bevy_ecs`). Chaining
+//! will ever queue anything; an edge marked to ignore it (`before_ignore_deferred`) passes it on
+//! to the later edges of the system it leads to, and edges at the same depth share one
+//! (`AutoInsertApplyDeferredPass`, in `bevy_ecs`). Chaining
 //! [`AppSystems::Record`] before [`AppSystems::SpawnRows`] makes such an edge, so the rows are
-//! mounted in the frame that sends their messages (the full app has the same edge again between
-//! `SpawnRows` and `Scroll`, so the rows just spawned are put in place in that frame too).
+//! mounted in the frame that sends their messages. The full app has such edges again after
+//! `mount_rows`, to the systems that dress the rows and to `Scroll`, so the rows just spawned are
+//! marked and put in place in that frame too.
 //! `a_sync_point_stands_between_record_and_spawn_rows_before_anything_is_queued`, in
 //! `tests/app/tour.rs`, finds it in both apps' built schedules before anyone types.
 //!
 //! **A first test, in Bevy's way.** A headless test builds the app on `MinimalPlugins`, writes
-//! Bevy's own keyboard messages, and runs a frame. [`input::keys_that_send`] spells a line as
-//! the key presses and releases a keyboard sends, Enter last; `tests/app/first_test.rs` is this:
+//! Bevy's own keyboard messages, and runs a frame. [`input::keys_that_send`] spells a line as a
+//! press and a release per character, as an on-screen keyboard or an IME's commit sends them,
+//! Enter last. Written without the window's ordering stream (`WindowEvent`), they come after
+//! any keys that have it. `tests/app/first_test.rs` is this:
 //!
 //! ```text
 //! let mut app = App::new();
@@ -87,8 +91,8 @@
 //!
 //! ## The full app's route, from the key to the rows
 //!
-//! Following one Enter through the full app passes through these 18 files of `src/`, in
-//! reading order, about 5,360 lines (`tests/app/tour.rs` counts them). Each file does more than
+//! Following one Enter through the full app passes through these 19 files of `src/`, in
+//! reading order, about 5,650 lines (`tests/app/tour.rs` counts them). Each file does more than
 //! the Enter needs; the items named are the ones on its path.
 //!
 //! 1. `src/keyboard.rs` (about 20 lines): the keyboard's pass in its set,
@@ -102,17 +106,18 @@
 //!    [`input::COMMIT_PATIENCE`]).
 //! 5. `src/input/routing.rs` (about 350 lines): `route` and `in_chat_field`, where a key goes for
 //!    the target with focus.
-//! 6. `src/input/keymap.rs` (about 130 lines): `find_key`, `zoom_key` and `menu_key`, which
-//!    `route` asks first; Enter in the chat's field means nothing to them.
+//! 6. `src/input/keymap.rs` (about 130 lines): `find_key` and `zoom_key` (and `menu_key`, while a
+//!    menu is open), which `route` asks before the field's own keys; Enter in the chat's field
+//!    means nothing to them.
 //! 7. `src/input/keys.rs` (about 410 lines): `action`, which says Enter is `Action::Submit`.
 //! 8. `src/input/edit.rs` (about 170 lines): `apply`, which on `Action::Submit` writes the
 //!    message `Field::submit` returns.
 //! 9. `src/input/field.rs` (about 190 lines): [`input::Field::submit`] takes the line, keeps it
-//!    for Up and Down, and returns the widget's submit message.
+//!    for Up and Down if it is not blank, and returns the widget's submit message.
 //! 10. `src/input/editor.rs` (about 600 lines): [`input::editor::LineEditor::take`], which
 //!     empties the line.
-//! 11. `src/input.rs` (about 350 lines): the field's plugin, whose systems run after the pass;
-//!     among them `show_in_widget` (in `input/edit.rs`) shows the emptied line.
+//! 11. `src/input.rs` (about 350 lines): the field's plugin, whose `FieldSystems` run after the
+//!     pass; among them `show_in_widget` (in `input/edit.rs`) shows the emptied line.
 //! 12. `src/frame.rs` (about 230 lines): the frame map; the pass and the field's systems, the
 //!     widget, then `Record`, `SpawnRows`, `Scroll`.
 //! 13. `src/chat.rs` (about 280 lines): [`chat::record_submissions`] (steps 2 to 5), as in the
@@ -121,25 +126,35 @@
 //!     `RowContent`, which builds a row's parts from its role and body.
 //! 15. `src/view/focus.rs` (about 320 lines): `in_conversation`, whether the user reads with
 //!     focus in the conversation (the view then stays where it is).
-//! 16. `src/scroll.rs` (about 800 lines): `VirtualList::follow_end` and `to_mount`, the places
-//!     to mount; `arrange` puts the rows there, and after Bevy's layout (`PostUpdate`) `settle`
-//!     measures them and keeps the end in view.
-//! 17. `src/view/recycle.rs` (about 250 lines): [`view::recycle::RowRecycler`], whose `mount`
-//!     spawns the rows, or reuses rows that left the view.
-//! 18. `src/chat/style.rs` (about 70 lines): [`chat::RoleStyle::of`] for each row, as in the
+//! 16. `src/view/recycle.rs` (about 250 lines): [`view::recycle::RowRecycler`]:
+//!     `add_new_messages` makes the new messages the list's items, and `mount` spawns their
+//!     rows, or reuses rows that left the view.
+//! 17. `src/scroll.rs` (about 800 lines): `VirtualList::push`, `follow_end` and `to_mount`, the
+//!     places to mount; `arrange` puts the rows there, the column's bottom at the view's bottom
+//!     while the list follows its end; after Bevy's layout (`PostUpdate`), `settle` measures
+//!     them.
+//! 18. `src/scroll/heights.rs` (about 280 lines): each message's height, estimated until its
+//!     row is measured, from which `to_mount` finds the rows in view.
+//! 19. `src/chat/style.rs` (about 70 lines): [`chat::RoleStyle::of`] for each row, as in the
 //!     example.
 //!
-//! A row's parts also call into six files for how it looks, not for which rows show or in
+//! A row's parts also call into five files for how it looks, not for which rows show or in
 //! what order: `src/view/paragraph.rs` (about 260 lines, its text laid out), `src/theme.rs`
 //! (about 250 lines, its colours and font), `src/a11y.rs` (about 160 lines, its node for screen
-//! readers), `src/scroll/heights.rs` (about 280 lines, its height), and after it is mounted,
-//! `src/view/highlight.rs` (about 190 lines) and `src/view/reader.rs` (about 50 lines), which
-//! mark and describe it. With them the Enter touches 24 files, about 6,560 lines.
+//! readers), and after it is mounted, `src/view/highlight.rs` (about 190 lines) and
+//! `src/view/reader.rs` (about 50 lines), which mark and describe it. With them the Enter
+//! touches 24 files, about 6,560 lines. A reader who also opens every type these systems take
+//! as parameters opens eight more: `src/theme/fonts.rs` (about 380 lines),
+//! `src/text_direction.rs` (about 40 lines), `src/view/menu.rs` (about 1,080 lines),
+//! `src/view/find.rs` (about 790 lines), `src/view/selection.rs` (about 650 lines),
+//! `src/input/clock.rs` (about 50 lines), `src/input/selection.rs` (about 450 lines) and
+//! `src/input/clipboard.rs` (about 320 lines): 32 files, about 10,320 lines in all. The core
+//! example is the same flow in four.
 //!
 //! The layers stay apart: `input/` (the field, and what each key means, as data) imports
 //! neither `view/` (what the user sees) nor `keyboard/`, which carries each key to the field,
-//! the find bar, zoom, a menu or the conversation and is the one layer that imports both
-//! (`no_two_layers_import_from_each_other`).
+//! the find bar, zoom, a menu or the conversation and imports both; above them all, only the
+//! frame map (`frame.rs`) orders every layer's sets (`no_two_layers_import_from_each_other`).
 //!
 //! # What else is here
 //!
