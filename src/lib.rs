@@ -48,8 +48,8 @@
 //!
 //! **A first test, in Bevy's way.** A headless test builds the app on `MinimalPlugins`, writes
 //! Bevy's own keyboard messages, and runs a frame. [`input::keys_that_send`] spells a line as a
-//! press and a release per character, as an on-screen keyboard or an IME's commit sends them,
-//! Enter last. Written without the window's ordering stream (`WindowEvent`), they come after
+//! press and a release per character, each a `Key::Character` as an on-screen keyboard sends
+//! it (the field reads a key by what it means, not where it sits), Enter last. Written without the window's ordering stream (`WindowEvent`), they come after
 //! any keys that have it. `tests/app/first_test.rs` is this:
 //!
 //! ```text
@@ -106,9 +106,9 @@
 //!    [`input::COMMIT_PATIENCE`]).
 //! 5. `src/input/routing.rs` (about 350 lines): `route` and `in_chat_field`, where a key goes for
 //!    the target with focus.
-//! 6. `src/input/keymap.rs` (about 130 lines): `find_key` and `zoom_key` (and `menu_key`, while a
-//!    menu is open), which `route` asks before the field's own keys; Enter in the chat's field
-//!    means nothing to them.
+//! 6. `src/input/keymap.rs` (about 130 lines): `find_key` and `zoom_key`, which `route` asks
+//!    first, then `keys::opens_menu`; Enter in the chat's field means nothing to them. (While a
+//!    menu is open, `route` asks `menu_key` alone.)
 //! 7. `src/input/keys.rs` (about 410 lines): `action`, which says Enter is `Action::Submit`.
 //! 8. `src/input/edit.rs` (about 170 lines): `apply`, which on `Action::Submit` writes the
 //!    message `Field::submit` returns.
@@ -127,10 +127,10 @@
 //! 15. `src/view/focus.rs` (about 320 lines): `in_conversation`, whether the user reads with
 //!     focus in the conversation (the view then stays where it is).
 //! 16. `src/view/recycle.rs` (about 250 lines): [`view::recycle::RowRecycler`]:
-//!     `add_new_messages` makes the new messages the list's items, and `mount` spawns their
-//!     rows, or reuses rows that left the view.
-//! 17. `src/scroll.rs` (about 800 lines): `VirtualList::push`, `follow_end` and `to_mount`, the
-//!     places to mount; `arrange` puts the rows there, the column's bottom at the view's bottom
+//!     `add_new_messages` makes the new messages the list's items, `plan` asks the list which
+//!     places to mount, and `mount` spawns their rows, or reuses rows that left the view.
+//! 17. `src/scroll.rs` (about 800 lines): `VirtualList::push`, `follow_end` and `to_mount` (the
+//!     places to mount); `arrange` puts the rows there, the column's bottom at the view's bottom
 //!     while the list follows its end; after Bevy's layout (`PostUpdate`), `settle` measures
 //!     them.
 //! 18. `src/scroll/heights.rs` (about 280 lines): each message's height, estimated until its
@@ -138,14 +138,14 @@
 //! 19. `src/chat/style.rs` (about 70 lines): [`chat::RoleStyle::of`] for each row, as in the
 //!     example.
 //!
-//! A row's parts also call into five files for how it looks, not for which rows show or in
-//! what order: `src/view/paragraph.rs` (about 260 lines, its text laid out), `src/theme.rs`
-//! (about 250 lines, its colours and font), `src/a11y.rs` (about 160 lines, its node for screen
-//! readers), and after it is mounted, `src/view/highlight.rs` (about 190 lines) and
-//! `src/view/reader.rs` (about 50 lines), which mark and describe it. With them the Enter
-//! touches 24 files, about 6,560 lines. A reader who also opens every type these systems take
-//! as parameters opens eight more: `src/theme/fonts.rs` (about 380 lines),
-//! `src/text_direction.rs` (about 40 lines), `src/view/menu.rs` (about 1,080 lines),
+//! A row's parts also call into six files for how it looks, not for which rows show or in
+//! what order: `src/view/paragraph.rs` (about 260 lines, its text laid out),
+//! `src/text_direction.rs` (about 40 lines, which way it runs), `src/theme.rs` (about 250 lines,
+//! its colours and font), `src/a11y.rs` (about 160 lines, its node for screen readers), and
+//! after it is mounted, `src/view/highlight.rs` (about 190 lines) and `src/view/reader.rs`
+//! (about 50 lines), which mark and describe it. With them the Enter touches 25 files, about
+//! 6,600 lines. A reader who also opens every type these systems take as parameters opens seven
+//! more: `src/theme/fonts.rs` (about 380 lines), `src/view/menu.rs` (about 1,080 lines),
 //! `src/view/find.rs` (about 790 lines), `src/view/selection.rs` (about 650 lines),
 //! `src/input/clock.rs` (about 50 lines), `src/input/selection.rs` (about 450 lines) and
 //! `src/input/clipboard.rs` (about 320 lines): 32 files, about 10,320 lines in all. The core
@@ -153,14 +153,15 @@
 //!
 //! The layers stay apart: `input/` (the field, and what each key means, as data) imports
 //! neither `view/` (what the user sees) nor `keyboard/`, which carries each key to the field,
-//! the find bar, zoom, a menu or the conversation and imports both; above them all, only the
-//! frame map (`frame.rs`) orders every layer's sets (`no_two_layers_import_from_each_other`).
+//! the find bar, zoom, a menu or the conversation and imports both
+//! (`no_two_layers_import_from_each_other`); above them all, only the frame map (`frame.rs`)
+//! orders every layer's sets (`only_the_frame_map_orders_systems`).
 //!
 //! # What else is here
 //!
 //! | module     | what it adds                                                            |
 //! |------------|-------------------------------------------------------------------------|
-//! | [`input`]  | a desktop-grade field: clusters, words, selection, undo, the clipboard, IME text, a caret that rests; where input focus starts ([`input::chat_input`]); what each key means ([`input::keymap`]) |
+//! | [`input`]  | a desktop-grade field: clusters, words, selection, undo, the clipboard, IME text, a caret that rests; where input focus starts ([`input::chat_input`]); what a key means to the field's line (`input/keys.rs`) and to the find bar, zoom and a menu ([`input::keymap`]) |
 //! | [`keyboard`] | the keyboard's pass: each key, in order, to where focus is |
 //! | [`scroll`] | the virtual list: only the rows in and near the view exist, whatever the log holds |
 //! | [`view`]   | beyond `mount_rows`: the layout, the rows recycled as the view moves ([`view::recycle`]), keyboard focus in the conversation, the copy button, selecting the conversation's text ([`view::selection`]) and finding in it ([`view::find`]), zoom ([`view::zoom`]) and the context menus ([`view::menu`]) |

@@ -32,7 +32,7 @@ pub(crate) enum KeyTarget {
 /// What a key does where it lands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Route {
-    /// Nothing: the key means nothing where focus is (a key release, Enter in the find bar).
+    /// Nothing: the key means nothing where focus is (a key release, Down in the find bar).
     Ignore,
     /// Opens, walks or closes the find bar, wherever focus is.
     Find(Find),

@@ -5,7 +5,8 @@
 //! from one to the other; in the conversation, the arrows, the page keys, Home and End walk the
 //! messages, Ctrl+C copies the focused one, and Shift+F10 (or the Menu key) opens the
 //! conversation's menu beside it (`view/menu.rs`); a typed character goes back to the field and
-//! lands there. Escape still quits (`chat::exit_on_escape`). The field reads every key, in the order they came, and passes
+//! lands there. Escape still quits (`chat::exit_on_escape`), unless the find bar or a menu is
+//! open, which it closes first. The keyboard's pass reads every key, in the order they came, and passes
 //! on those that are the conversation's as [`ConversationInput`] (`keyboard/typing.rs`): the keys
 //! pressed while focus was out of the field, and the page keys and Ctrl+Home/End pressed in it,
 //! which scroll the conversation from here. Deciding per key, not per frame, a PageDown in the

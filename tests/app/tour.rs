@@ -784,6 +784,8 @@ fn files_with_counts(text: &str) -> Vec<(String, usize)> {
 
 /// The number in "about 4,880 lines" after `phrase` in `text`.
 fn lines_after(text: &str, phrase: &str) -> usize {
+    // A sentence may break its line anywhere.
+    let text = text.replace('\n', " ");
     let at = text
         .find(phrase)
         .unwrap_or_else(|| panic!("the tour says {phrase:?}"));
@@ -812,7 +814,7 @@ fn near(said: usize, counted: usize) -> bool {
 
 /// The tour's numbers are a reader's to repeat: each file it names with its length is within
 /// 10% of that length; the core is the four files it names; the full app's route is the 19
-/// files it lists, with the five a row's looks call into 24, and with the eight its systems'
+/// files it lists, with the six a row's looks call into 25, and with the seven its systems'
 /// parameters name 32; each in as many lines as it says.
 #[test]
 fn the_tours_files_and_lines_are_what_a_reader_counts() {
@@ -838,7 +840,7 @@ fn the_tours_files_and_lines_are_what_a_reader_counts() {
     for (phrase, files) in [
         ("four files,", &core[..]),
         ("these 19 files of `src/`,", &touched[..19]),
-        ("touches 24 files,", &touched[..24]),
+        ("touches 25 files,", &touched[..25]),
         ("32 files,", &touched[..]),
     ] {
         let (said, counted) = (lines_after(&tour, phrase), total(files));
