@@ -26,6 +26,8 @@
 
 use std::{
     fs,
+    os::unix::fs::{MetadataExt, PermissionsExt},
+    path::Path,
     process::Command,
     thread::sleep,
     time::{Duration, Instant},
@@ -908,6 +910,79 @@ fn orca_said(x: &Session, from: usize, words: &str) -> Vec<String> {
         .map(str::to_owned)
         .filter(|line| !line.is_empty())
         .collect()
+}
+
+/// A person who runs these tests with their own Orca on, or a run of two Orca tests at once:
+/// Orca will not start beside another Orca of the same user, so the tests' Orca runs in a PID
+/// namespace of its own (`Orca::start`). Here another real Orca of the same user runs outside
+/// it, on a session bus of its own as a person's would; the tests' Orca starts and speaks all
+/// the same, and leaves the other running.
+#[test]
+#[ignore = "runs two Orcas: needs Xvfb, dbus-daemon, at-spi2-core, orca, speech-dispatcher and util-linux's unshare"]
+fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("window-tests/two-orcas");
+    let _ = fs::remove_dir_all(&home);
+    let theirs = home.join("theirs");
+    let runtime = theirs.join("runtime");
+    fs::create_dir_all(&runtime).unwrap();
+    fs::set_permissions(&runtime, fs::Permissions::from_mode(0o700)).unwrap();
+    let xvfb = Xvfb::start();
+    let display = [("DISPLAY", xvfb.display.as_str())];
+    let their_bus = SessionBus::start(&theirs);
+    let _their_at_spi = AtSpi::start(&display, &their_bus, &theirs);
+    let log = fs::File::create(theirs.join("orca.log")).unwrap();
+    let debug = theirs.join("orca-debug.txt");
+    let mut their_orca = Command::new("orca")
+        .arg("-u")
+        .arg(theirs.join("prefs"))
+        .arg(format!("--debug-file={}", debug.display()))
+        .env("DISPLAY", &xvfb.display)
+        .env("DBUS_SESSION_BUS_ADDRESS", &their_bus.address)
+        .env("XDG_CONFIG_HOME", theirs.join("config"))
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CACHE_HOME", theirs.join("cache"))
+        .env("XDG_DATA_HOME", theirs.join("data"))
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap_or_else(|e| panic!("start orca ({NEEDS_BUS}): {e}"));
+    // Theirs is an `orca` to `pgrep` as soon as it runs.
+    let uid = fs::metadata("/proc/self").unwrap().uid().to_string();
+    let theirs_pid = their_orca.id().to_string();
+    let running = || {
+        let found = Command::new("pgrep")
+            .args(["-u", &uid, "-x", "orca"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&found.stdout).contains(&theirs_pid)
+    };
+    // Past its own look for other Orcas, as a person's Orca long since is.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !fs::read_to_string(&debug).is_ok_and(|said| said.contains("About to launch Orca."))
+        && Instant::now() < deadline
+    {
+        sleep(Duration::from_millis(100));
+    }
+    assert!(running(), "the other Orca runs ({})", theirs.display());
+
+    let bus = SessionBus::start(&home);
+    let _at_spi = AtSpi::start(&display, &bus, &home);
+    // Waits to hear "Screen reader on.", and fails the test if it does not.
+    let ours = Orca::start(&display, &bus, &home.join("orca"));
+    assert!(ours.spoken().contains("Screen reader on."));
+    assert!(
+        their_orca.try_wait().unwrap().is_none() && running(),
+        "the other Orca is left running ({})",
+        theirs.display()
+    );
+    drop(ours);
+    let _ = their_orca.kill();
+    let _ = their_orca.wait();
+    // Theirs runs where pids are the machine's: the speech-dispatcher it may have started too.
+    let pid = runtime.join("speech-dispatcher/pid/speech-dispatcher.pid");
+    if let Ok(pid) = fs::read_to_string(pid) {
+        let _ = Command::new("kill").arg(pid.trim()).status();
+    }
 }
 
 #[test]

@@ -308,7 +308,20 @@ impl Orca {
         }
         fs::write(modules.join("filelog.conf"), module).unwrap();
         let log = fs::File::create(folder.join("orca.log")).unwrap();
-        let process = Command::new("orca")
+        // Orca will not start beside any other Orca of the same user (it asks `pgrep -u UID -x
+        // orca`): a developer's own, or another test's in the same run. In a PID namespace of
+        // its own, with its own /proc, it sees none. The namespace's first process is Orca,
+        // and when the test kills `unshare`, Orca is killed (`--kill-child`) and the namespace
+        // with it, the speech-dispatcher Orca started included.
+        let process = Command::new("unshare")
+            .args([
+                "--map-current-user",
+                "--pid",
+                "--fork",
+                "--mount-proc",
+                "--kill-child",
+                "orca",
+            ])
             .arg("-u")
             .arg(folder.join("prefs"))
             .arg(format!(
@@ -365,16 +378,11 @@ impl Orca {
 
 impl Drop for Orca {
     fn drop(&mut self) {
-        // Orca ignores SIGTERM and SIGINT.
+        // Orca ignores SIGTERM and SIGINT. Killing `unshare` kills Orca, the first process of
+        // its PID namespace, and so the rest of the namespace: the speech-dispatcher it started
+        // (whose pid file holds a pid of the namespace's, not one to kill from here).
         let _ = self.process.kill();
         let _ = self.process.wait();
-        // The speech-dispatcher it started runs on its own.
-        let pid = self
-            .folder
-            .join("runtime/speech-dispatcher/pid/speech-dispatcher.pid");
-        if let Ok(pid) = fs::read_to_string(pid) {
-            let _ = Command::new("kill").arg(pid.trim()).status();
-        }
     }
 }
 
