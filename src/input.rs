@@ -48,7 +48,7 @@ mod screen_reader;
 pub(crate) mod selection;
 
 pub use commit_wait::COMMIT_PATIENCE;
-pub use field::{Field, keys_that_send};
+pub use field::{Field, key_message, keys_that_send};
 pub use keys::{MessageAction, Walk};
 
 pub(super) fn plugin(app: &mut App) {

@@ -150,21 +150,6 @@ impl History {
 /// it; a tab or a newline in `line` is a key of its own there (focus moves, or the line is sent
 /// early), as on a keyboard.
 pub fn keys_that_send(line: &str) -> Vec<KeyboardInput> {
-    let key = |key_code, logical_key: Key, state| {
-        let text = match &logical_key {
-            Key::Character(text) => Some(text.clone()),
-            Key::Space => Some(" ".into()),
-            _ => None,
-        };
-        KeyboardInput {
-            key_code,
-            logical_key,
-            state,
-            text,
-            repeat: false,
-            window: Entity::PLACEHOLDER,
-        }
-    };
     let named = |c| match c {
         ' ' => Some((KeyCode::Space, Key::Space)),
         '\t' => Some((KeyCode::Tab, Key::Tab)),
@@ -179,9 +164,27 @@ pub fn keys_that_send(line: &str) -> Vec<KeyboardInput> {
         .chain([(KeyCode::Enter, Key::Enter)])
         .flat_map(|(code, logical)| {
             [
-                key(code, logical.clone(), ButtonState::Pressed),
-                key(code, logical, ButtonState::Released),
+                key_message(code, logical.clone(), ButtonState::Pressed),
+                key_message(code, logical, ButtonState::Released),
             ]
         })
         .collect()
+}
+
+/// The message a window sends for one key press or release: `key_code` where the key sits,
+/// `logical_key` what it means, and the text a character key or the space bar types.
+pub fn key_message(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput {
+    let text = match &logical_key {
+        Key::Character(text) => Some(text.clone()),
+        Key::Space => Some(" ".into()),
+        _ => None,
+    };
+    KeyboardInput {
+        key_code,
+        logical_key,
+        state,
+        text,
+        repeat: false,
+        window: Entity::PLACEHOLDER,
+    }
 }

@@ -300,8 +300,16 @@ fn hangul_in_nfd_and_other_case_are_found_and_a_composing_syllable_finds_what_it
     assert_eq!(found_in(&app, 2), 0);
 }
 
-#[test]
-fn escape_closes_the_bar_gives_focus_back_and_only_then_quits() {
+/// Presses Escape and runs a frame; the exits it asked for.
+fn escape(app: &mut App) -> Vec<AppExit> {
+    key(app, KeyCode::Escape, Key::Escape, false);
+    let exits = app.world().resource::<Messages<AppExit>>();
+    exits.iter_current_update_messages().cloned().collect()
+}
+
+/// A message with `찾을` in it, and the bar open on that query, searched through; the app and
+/// the chat's field.
+fn a_bar_with_a_match() -> (App, Entity) {
     let mut app = laid_out_app();
     submit(&mut app, "찾을 말");
     app.update();
@@ -310,25 +318,21 @@ fn escape_closes_the_bar_gives_focus_back_and_only_then_quits() {
     key_in(&mut app, "찾을");
     app.update();
     search_through(&mut app);
+    (app, chat)
+}
+
+#[test]
+fn escape_closes_the_bar_gives_focus_back_and_only_then_quits() {
+    let (mut app, chat) = a_bar_with_a_match();
     assert!(!marks(&mut app).is_empty(), "the match is drawn");
 
-    key(&mut app, KeyCode::Escape, Key::Escape, false);
-    let exits = app.world().resource::<Messages<AppExit>>();
-    assert_eq!(
-        exits.iter_current_update_messages().count(),
-        0,
-        "no quitting"
-    );
+    assert_eq!(escape(&mut app), [], "no quitting");
     assert!(!bar_shows(&mut app));
     assert_eq!(focus(&app), Some(chat), "focus is back in the field");
     assert_eq!(marks(&mut app), [], "the matches are no longer drawn");
 
-    key(&mut app, KeyCode::Escape, Key::Escape, false);
-    let exits = app.world().resource::<Messages<AppExit>>();
     assert!(
-        exits
-            .iter_current_update_messages()
-            .any(AppExit::is_success),
+        escape(&mut app).iter().any(AppExit::is_success),
         "with the bar closed, Escape quits"
     );
 }
@@ -338,14 +342,7 @@ fn escape_closes_the_bar_gives_focus_back_and_only_then_quits() {
 /// the focus where they are; only the next Escape quits.
 #[test]
 fn escape_closes_an_open_bar_wherever_focus_is_and_keeps_the_draft() {
-    let mut app = laid_out_app();
-    submit(&mut app, "찾을 말");
-    app.update();
-    let chat = the::<ChatInput>(&mut app);
-    ctrl_f(&mut app);
-    key_in(&mut app, "찾을");
-    app.update();
-    search_through(&mut app);
+    let (mut app, chat) = a_bar_with_a_match();
     assert_eq!(count_text(&mut app), "1/1");
 
     let field = rect(&mut app, chat).center();
@@ -359,11 +356,9 @@ fn escape_closes_an_open_bar_wherever_focus_is_and_keeps_the_draft() {
     type_text(&mut app, "초안");
     assert!(bar_shows(&mut app), "the bar is still open");
 
-    key(&mut app, KeyCode::Escape, Key::Escape, false);
-    let exits = app.world().resource::<Messages<AppExit>>();
     assert_eq!(
-        exits.iter_current_update_messages().count(),
-        0,
+        escape(&mut app),
+        [],
         "Escape closed the bar and did not quit"
     );
     app.update();
@@ -371,12 +366,8 @@ fn escape_closes_an_open_bar_wherever_focus_is_and_keeps_the_draft() {
     assert_eq!(focus(&app), Some(chat), "focus stays in the chat's field");
     assert_eq!(input_value(&mut app), "초안", "the draft is kept");
 
-    key(&mut app, KeyCode::Escape, Key::Escape, false);
-    let exits = app.world().resource::<Messages<AppExit>>();
     assert!(
-        exits
-            .iter_current_update_messages()
-            .any(AppExit::is_success),
+        escape(&mut app).iter().any(AppExit::is_success),
         "with the bar closed, Escape quits"
     );
 }

@@ -33,7 +33,7 @@ use bevy::{
     a11y::AccessibilityNode,
     input::{
         ButtonState, InputPlugin,
-        keyboard::{Key, KeyboardInput, NativeKey},
+        keyboard::{Key, NativeKey},
         mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
         touch::TouchPhase,
     },
@@ -235,21 +235,8 @@ pub fn fill_log(app: &mut App, messages: usize) {
     app.update();
 }
 
-pub fn key(key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput {
-    let text = match &logical_key {
-        Key::Character(s) => Some(s.clone()),
-        Key::Space => Some(" ".into()),
-        _ => None,
-    };
-    KeyboardInput {
-        key_code,
-        logical_key,
-        state,
-        text,
-        repeat: false,
-        window: Entity::PLACEHOLDER,
-    }
-}
+/// One key press or release, as the window backend writes it.
+pub use agent_chat::input::key_message as key;
 
 /// Delivers an input event as Bevy's window backend does, without running a frame: as a
 /// message of its own type and again as a [`WindowEvent`], the stream that keeps the order
