@@ -49,8 +49,9 @@
 //! **A first test, in Bevy's way.** A headless test builds the app on `MinimalPlugins`, writes
 //! Bevy's own keyboard messages, and runs a frame. [`input::keys_that_send`] spells a line as a
 //! press and a release per character, each a `Key::Character` as an on-screen keyboard sends
-//! it (the field reads a key by what it means, not where it sits), Enter last. Written without the window's ordering stream (`WindowEvent`), they come after
-//! any keys that have it. `tests/app/first_test.rs` is this:
+//! it (the field reads a key by what it means, not where it sits), Enter last. Written without
+//! the window's ordering stream (`WindowEvent`), they come after any keys that have it.
+//! `tests/app/first_test.rs` is this:
 //!
 //! ```text
 //! let mut app = App::new();

@@ -2,15 +2,16 @@
 //! what is typed there is found in every message's body, however long the log.
 //!
 //! All of the find bar is here, its field ([`find_input`]), its matches and its systems, but
-//! what its keys mean: that is data below it, in the field's keymap ([`find_key`](input::keymap::find_key), which the
-//! routing table in `input/routing.rs` asks first for every key). The bar floats over the
-//! conversation: opening it moves and lays out nothing else. Its field is the chat's field a
-//! second time (`input`: the same editing, the same input method), and the typing passes on the
-//! bar's keys as [`Find`]: Enter or F3 for the next match, Shift+Enter or Shift+F3 for the one
-//! before (wrapping at the ends), and Escape to close it. While the bar is open, Escape closes it wherever keyboard focus is, as in every program, and only
-//! then quits the app (spec step 8): [`the_bar_is_closed`] is the exit key's run condition, in
-//! `frame.rs`. Focus that was in the bar goes back where it was before the bar opened; focus
-//! elsewhere (a draft in the chat's field) stays where it is.
+//! what its keys mean: that is data below it, in the field's keymap
+//! ([`find_key`](input::keymap::find_key), which the routing table in `input/routing.rs` asks
+//! first for every key). The bar floats over the conversation: opening it moves and lays out
+//! nothing else. Its field is the chat's field a second time (`input`: the same editing, the
+//! same input method), and the typing passes on the bar's keys as [`Find`]: Enter or F3 for the
+//! next match, Shift+Enter or Shift+F3 for the one before (wrapping at the ends), and Escape to
+//! close it. While the bar is open, Escape closes it wherever keyboard focus is, as in every
+//! program, and only then quits the app (spec step 8): [`the_bar_is_closed`] is the exit key's
+//! run condition, in `frame.rs`. Focus that was in the bar goes back where it was before the bar
+//! opened; focus elsewhere (a draft in the chat's field) stays where it is.
 //!
 //! Text is compared folded: in Unicode's NFC (Hangul pasted as conjoining jamo, as macOS writes
 //! it, is its syllables) and in lower case. Diacritics count: `e` does not find `é`, as `가` does
