@@ -914,9 +914,9 @@ fn orca_said(x: &Session, from: usize, words: &str) -> Vec<String> {
 
 /// A person who runs these tests with their own Orca on, or a run of two Orca tests at once:
 /// Orca will not start beside another Orca of the same user, so the tests' Orca runs in a PID
-/// namespace of its own (`Orca::start`). Here another real Orca of the same user runs outside
-/// it, on a session bus of its own as a person's would; the tests' Orca starts and speaks all
-/// the same, and leaves the other running.
+/// namespace of its own (`Orca::start`). Here another real Orca of the same user runs, on a
+/// session bus of its own as a person's would, and is an `orca` to `pgrep`; the tests' Orca
+/// starts and speaks all the same, and leaves the other running.
 #[test]
 #[ignore = "runs two Orcas: needs Xvfb, dbus-daemon, at-spi2-core, orca, speech-dispatcher and util-linux's unshare"]
 fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
@@ -932,7 +932,18 @@ fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
     let _their_at_spi = AtSpi::start(&display, &their_bus, &theirs);
     let log = fs::File::create(theirs.join("orca.log")).unwrap();
     let debug = theirs.join("orca-debug.txt");
-    let mut their_orca = Command::new("orca")
+    // Theirs in a PID namespace of its own too, only so that it starts whatever Orcas other
+    // tests run at the same time: to `pgrep` out here, as to a test's Orca started without a
+    // namespace of its own, it is an `orca` of this user all the same.
+    let mut their_orca = Command::new("unshare")
+        .args([
+            "--map-current-user",
+            "--pid",
+            "--fork",
+            "--mount-proc",
+            "--kill-child",
+            "orca",
+        ])
         .arg("-u")
         .arg(theirs.join("prefs"))
         .arg(format!("--debug-file={}", debug.display()))
@@ -946,21 +957,24 @@ fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
         .stderr(log)
         .spawn()
         .unwrap_or_else(|e| panic!("start orca ({NEEDS_BUS}): {e}"));
-    // Theirs is an `orca` to `pgrep` as soon as it runs.
+    // Theirs, the child of its `unshare`, is an `orca` of this user to `pgrep`.
     let uid = fs::metadata("/proc/self").unwrap().uid().to_string();
-    let theirs_pid = their_orca.id().to_string();
+    let parent = their_orca.id().to_string();
     let running = || {
         let found = Command::new("pgrep")
-            .args(["-u", &uid, "-x", "orca"])
+            .args(["-u", &uid, "-x", "-P", &parent, "orca"])
             .output()
             .unwrap();
-        String::from_utf8_lossy(&found.stdout).contains(&theirs_pid)
+        found.status.success()
     };
     // Past its own look for other Orcas, as a person's Orca long since is.
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !fs::read_to_string(&debug).is_ok_and(|said| said.contains("About to launch Orca."))
-        && Instant::now() < deadline
-    {
+    while !fs::read_to_string(&debug).is_ok_and(|said| said.contains("About to launch Orca.")) {
+        assert!(
+            Instant::now() < deadline,
+            "the other Orca launched ({})",
+            theirs.display()
+        );
         sleep(Duration::from_millis(100));
     }
     assert!(running(), "the other Orca runs ({})", theirs.display());
@@ -976,13 +990,9 @@ fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
         theirs.display()
     );
     drop(ours);
+    // With its namespace, and the speech-dispatcher it may have started there.
     let _ = their_orca.kill();
     let _ = their_orca.wait();
-    // Theirs runs where pids are the machine's: the speech-dispatcher it may have started too.
-    let pid = runtime.join("speech-dispatcher/pid/speech-dispatcher.pid");
-    if let Ok(pid) = fs::read_to_string(pid) {
-        let _ = Command::new("kill").arg(pid.trim()).status();
-    }
 }
 
 #[test]
