@@ -32,6 +32,8 @@ use bevy_simple_text_input::{
 };
 
 fn main() {
+    // No display is one line that says what to do, not Bevy's panic (the full app's hook).
+    agent_chat::workarounds::explain_startup_failures();
     App::new().add_plugins((DefaultPlugins, plugin)).run();
 }
 

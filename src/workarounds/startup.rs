@@ -18,7 +18,7 @@ pub fn explain_startup_failures() {
         if !message.contains("Failed to build event loop") {
             return default_hook(info);
         }
-        let advice = "no display to open a window on: run it in a desktop session, or headless with `xvfb-run -a cargo run`";
+        let advice = "no display to open a window on: run it in a desktop session, or headless under `xvfb-run -a` (as `xvfb-run -a cargo run`)";
         // The underlying words too, still on the one line: "no display" has several causes.
         let cause = message.lines().next().unwrap_or_default();
         eprintln!("agent-chat: {advice} ({cause})");
