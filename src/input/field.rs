@@ -7,8 +7,8 @@
 //! and with the IME's text bridged in beside its own key handling the two were applied in
 //! separate passes, so a Korean syllable landed after the key typed after it; it also counts
 //! its caret in bytes in some moves and in characters in others (`docs/ime.md`). The app
-//! applies both in the order they came (`keyboard/typing.rs`, `input/edit.rs`), to a line of its own
-//! ([`LineEditor`]).
+//! applies both in the order they came (`keyboard/typing.rs`, `input/edit.rs`), to a line of
+//! its own ([`LineEditor`]).
 
 use bevy::{
     input::{

@@ -1,5 +1,5 @@
-//! The field's one pass over the frame's typing: keys and input-method (IME) messages, in the
-//! order the user typed them, each applied to the line as it came.
+//! The keyboard's one pass over the frame's typing: keys and input-method (IME) messages, in
+//! the order the user typed them, each carried where focus is and applied as it came.
 //!
 //! Keys and IME messages are read in the order the platform delivered them
 //! (`input/arrival.rs`). Applied in that order, `안녕` then a space reads `안녕 `, and an Enter
@@ -13,16 +13,16 @@
 //!
 //! Each key goes where keyboard focus is when it comes, as the routing table below says
 //! (`input/routing.rs`); this pass, above the field and the view, carries it there: to the
-//! field's line (`input/edit.rs`), the find bar, zoom, an open menu or the conversation. Out of the field (in the conversation,
-//! `view/focus.rs`), the keys that walk or copy are passed on as [`ConversationInput`]; Tab, F6
-//! or a typed character bring focus back, and that character, and the keys after it in the
-//! same frame, are the field's. In the field, Tab, Shift+Tab or F6 send focus to the
-//! conversation.
+//! field's line (`input/edit.rs`), the find bar, zoom, an open menu or the conversation. Out of
+//! the field (in the conversation, `view/focus.rs`), the keys that walk or copy are passed on
+//! as [`ConversationInput`]; Tab, F6 or a typed character bring focus back, and that character,
+//! and the keys after it in the same frame, are the field's. In the field, Tab, Shift+Tab or F6
+//! send focus to the conversation.
 //!
-//! A paste waits for the clipboard (see [`crate::input::clipboard`]); what is typed after Ctrl+V waits
-//! with it, so the pasted text lands where the user pasted it. Not for long: an application
-//! that owns the clipboard and does not answer would hold the keys for seconds, so after
-//! [`PASTE_PATIENCE`] the paste is given up and typing goes on.
+//! A paste waits for the clipboard (see [`crate::input::clipboard`]); what is typed after
+//! Ctrl+V waits with it, so the pasted text lands where the user pasted it. Not for long: an
+//! application that owns the clipboard and does not answer would hold the keys for seconds, so
+//! after [`PASTE_PATIENCE`] the paste is given up and typing goes on.
 
 use std::{collections::VecDeque, time::Duration};
 

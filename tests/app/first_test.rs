@@ -1,7 +1,7 @@
 //! A first test, written as Bevy's own tests of apps write one (tests/how_to_test_apps.rs, in
 //! Bevy's repository): the app on `MinimalPlugins`, a line typed and sent with Bevy's keyboard
-//! messages, one frame, and what the session recorded. The crate's tour shows the body as it is here (`tests/app/tour.rs`
-//! checks that it does).
+//! messages, one frame, and what the session recorded. The crate's tour shows the body as it is
+//! here (`tests/app/tour.rs` checks that it does).
 
 use agent_chat::{AgentChatPlugin, chat::SessionRecord, input::keys_that_send};
 use bevy::{input::InputPlugin, prelude::*, text::TextIterScratch};
