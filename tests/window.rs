@@ -935,15 +935,7 @@ fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
     // Theirs in a PID namespace of its own too, only so that it starts whatever Orcas other
     // tests run at the same time: to `pgrep` out here, as to a test's Orca started without a
     // namespace of its own, it is an `orca` of this user all the same.
-    let mut their_orca = Command::new("unshare")
-        .args([
-            "--map-current-user",
-            "--pid",
-            "--fork",
-            "--mount-proc",
-            "--kill-child",
-            "orca",
-        ])
+    let mut their_orca = Orca::in_a_namespace()
         .arg("-u")
         .arg(theirs.join("prefs"))
         .arg(format!("--debug-file={}", debug.display()))

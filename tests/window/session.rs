@@ -308,20 +308,7 @@ impl Orca {
         }
         fs::write(modules.join("filelog.conf"), module).unwrap();
         let log = fs::File::create(folder.join("orca.log")).unwrap();
-        // Orca will not start beside any other Orca of the same user (it asks `pgrep -u UID -x
-        // orca`): a developer's own, or another test's in the same run. In a PID namespace of
-        // its own, with its own /proc, it sees none. The namespace's first process is Orca,
-        // and when the test kills `unshare`, Orca is killed (`--kill-child`) and the namespace
-        // with it, the speech-dispatcher Orca started included.
-        let process = Command::new("unshare")
-            .args([
-                "--map-current-user",
-                "--pid",
-                "--fork",
-                "--mount-proc",
-                "--kill-child",
-                "orca",
-            ])
+        let process = Orca::in_a_namespace()
             .arg("-u")
             .arg(folder.join("prefs"))
             .arg(format!(
@@ -345,6 +332,24 @@ impl Orca {
         };
         orca.wait_to_hear("Screen reader on.", Duration::from_secs(60));
         orca
+    }
+
+    /// The command that runs Orca in a PID namespace of its own. Orca will not start beside
+    /// any other Orca of the same user (it asks `pgrep -u UID -x orca`): a developer's own, or
+    /// another test's in the same run. With its own /proc, it sees none. The namespace's first
+    /// process is Orca, and when the test kills `unshare`, Orca is killed (`--kill-child`) and
+    /// the namespace with it, the speech-dispatcher Orca started included.
+    pub fn in_a_namespace() -> Command {
+        let mut command = Command::new("unshare");
+        command.args([
+            "--map-current-user",
+            "--pid",
+            "--fork",
+            "--mount-proc",
+            "--kill-child",
+            "orca",
+        ]);
+        command
     }
 
     /// Everything Orca has said, an utterance a line (one may span several: the generic module
