@@ -13,8 +13,8 @@
 //!
 //! Beside the editing, `input/clipboard.rs` reaches the system clipboard, and
 //! `input/selection.rs` draws the selection and takes the mouse. `input/caret.rs` stops the
-//! caret blinking once the user is idle. Whatever waits or counts time does it on `input/clock.rs`'s clock. Enter's line
-//! leaves as the widget's own submit message,
+//! caret blinking once the user is idle. Whatever waits or counts time does it on
+//! `input/clock.rs`'s clock. Enter's line leaves as the widget's own submit message,
 //! [`TextInputSubmitMessage`](bevy_simple_text_input::TextInputSubmitMessage), which
 //! `chat::record_submissions` reads as it is: swapping the widget for another would change this
 //! module and that one message type.

@@ -384,7 +384,7 @@ impl<'a> KeyFocus<'a> {
                         self.take(finder);
                     }
                 }
-                if find == Find::Close && self.at.is_some_and(|at| Some(at) == self.finder) {
+                if find == Find::Close && self.target_of(self.at) == KeyTarget::FindBar {
                     // Focus in the bar goes back where it was (`view/find.rs`).
                     self.at = None;
                 }

@@ -303,7 +303,6 @@ fn take_keys(
     bars: Query<Entity, With<FindBar>>,
     said: Query<Entity, With<FindAnnouncement>>,
     mut find_field: Query<&mut Field, With<FindField>>,
-    in_find_field: Query<(), With<FindField>>,
     chat: Single<Entity, With<ChatInput>>,
     conversation: Single<(Entity, &mut VirtualList, &ChildOf), With<Conversation>>,
     rows: Query<&Item, With<MessageRow>>,
@@ -342,9 +341,7 @@ fn take_keys(
                 let back = finder.returns_to.take().unwrap_or(*chat);
                 // Focus in the bar goes back; focus elsewhere (a draft in the chat's field, the
                 // conversation) stays where the user put it.
-                let in_bar = input_focus
-                    .get()
-                    .is_none_or(|at| in_find_field.contains(at));
+                let in_bar = input_focus.get().is_none_or(|at| find_field.contains(at));
                 if in_bar {
                     input_focus.set(back, FocusCause::Navigated);
                 }

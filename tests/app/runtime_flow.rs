@@ -97,17 +97,12 @@ impl UnderTest for CoreExample {
 
     fn shown(app: &mut App) -> Vec<Row> {
         let world = app.world_mut();
-        let rows: Vec<Entity> = world
-            .query_filtered::<Entity, With<RowClass>>()
+        let (_, in_order) = example_rows(world);
+        let rows = world
+            .query_filtered::<(), With<RowClass>>()
             .iter(world)
-            .collect();
-        // In the order of the node they are mounted in.
-        let Some(&first) = rows.first() else {
-            return Vec::new();
-        };
-        let list = world.get::<ChildOf>(first).unwrap().parent();
-        let in_order = world.get::<Children>(list).unwrap().to_vec();
-        assert_eq!(in_order.len(), rows.len(), "the list holds the rows only");
+            .count();
+        assert_eq!(in_order.len(), rows, "the list holds the rows only");
         in_order
             .into_iter()
             .map(|row| {
@@ -127,6 +122,19 @@ impl UnderTest for CoreExample {
     fn shown_messages(_: &mut App) -> Option<Vec<Entity>> {
         None
     }
+}
+
+/// The core example's conversation node, and the rows mounted in it, in order.
+fn example_rows(world: &mut World) -> (Entity, Vec<Entity>) {
+    let list = world
+        .query_filtered::<Entity, With<crate::core_example::Conversation>>()
+        .single(world)
+        .expect("the example's conversation");
+    let rows = world
+        .get::<Children>(list)
+        .map(|rows| rows.to_vec())
+        .unwrap_or_default();
+    (list, rows)
 }
 
 /// Each test of the list, once on each app.
@@ -531,18 +539,8 @@ fn the_core_examples_conversation_scrolls_to_the_newest_row() {
     }
     // The bundled font loads from assets/ in the background; the rows take their height once
     // it has.
-    let rows: Vec<Entity> = {
-        let world = app.world_mut();
-        let first = world
-            .query_filtered::<Entity, With<RowClass>>()
-            .iter(world)
-            .next()
-            .expect("rows were mounted");
-        let list = world.get::<ChildOf>(first).unwrap().parent();
-        world.get::<Children>(list).unwrap().to_vec()
-    };
+    let (list, rows) = example_rows(app.world_mut());
     assert_eq!(rows.len(), 60);
-    let list = app.world().get::<ChildOf>(rows[0]).unwrap().parent();
     for _ in 0..200 {
         app.update();
         let node = app.world().get::<ComputedNode>(list).unwrap();
