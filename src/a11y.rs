@@ -17,11 +17,13 @@
 //!   - a text entry `메시지 입력` with its text and caret (`input/screen_reader.rs`);
 //!   - while it is open, the find bar: a search entry `대화에서 찾기` (`view/find.rs`).
 //!
-//! What the app says without moving focus (the reply, the copied notice, the find count) is a
-//! live region: AccessKit sends an announcement for it, which newer readers speak. Orca 43
-//! (Debian 12's) has no handler for announcements; what it does speak is a change of the
-//! focused node's description. So `say_on_the_focus` also puts each announcement on the
-//! focused node's description for one frame.
+//! What the app says without moving focus (the reply, the copied notice, the zoom level, the
+//! find count; paced in `view/reader.rs`) is a live region: AccessKit sends an announcement for
+//! it, which Orca 46 and later, NVDA and VoiceOver speak. Orca 43 (Debian 12's) has no handler
+//! for announcements; what it does speak is a change of the focused node's description. So
+//! while a reader like it listens ([`FocusSpeaks`], which AT-SPI's registry tells:
+//! `a11y/registry.rs`), `say_on_the_focus` also puts each announcement on the focused node's
+//! description for one frame. Only then: a reader that hears both said it twice.
 //!
 //! [`AutoFocus`]: bevy::input_focus::AutoFocus
 
@@ -35,9 +37,16 @@ use bevy::{
     window::RequestRedraw,
 };
 
+#[cfg(all(feature = "screen-reader", unix, not(target_os = "macos")))]
+pub mod registry;
+
 pub(super) fn plugin(app: &mut App) {
+    // Unordered: it keeps a resource that `say_on_the_focus` reads a schedule later.
+    #[cfg(all(feature = "screen-reader", unix, not(target_os = "macos")))]
+    app.add_systems(Update, registry::follow_the_readers);
     // Bevy's focus plugin (part of `DefaultPlugins`) makes it too; headless apps have none.
     app.init_resource::<InputFocus>()
+        .init_resource::<FocusSpeaks>()
         // Written by the window backend for a screen reader's requests (`view/focus.rs`).
         .add_message::<ActionRequest>()
         .add_systems(PostUpdate, say_on_the_focus.in_set(SayOnTheFocus));
@@ -47,6 +56,19 @@ pub(super) fn plugin(app: &mut App) {
 /// nodes' bounds, before the window backend sends the tree (`frame.rs`).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SayOnTheFocus;
+
+/// Whether a screen reader listens that speaks a change of the focused node's description but no
+/// announcement (Orca 43): then each announcement is put on the focus too. Until AT-SPI's
+/// registry has said (`a11y/registry.rs`), so it is on Linux and the BSDs, where such a reader
+/// may run; elsewhere readers speak announcements.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FocusSpeaks(pub bool);
+
+impl Default for FocusSpeaks {
+    fn default() -> Self {
+        Self(cfg!(all(unix, not(target_os = "macos"))))
+    }
+}
 
 /// A node for screen readers with a role and the label to announce.
 pub fn accessible(role: AccessRole, label: &str) -> AccessibilityNode {
@@ -100,8 +122,9 @@ struct Spoken {
     saying: Option<(Entity, Option<String>)>,
 }
 
-/// Puts each announcement on the focused node's description for one frame, for readers that
-/// speak only what changes on the focus (Orca 43, `docs/reading.md`).
+/// Puts each announcement on the focused node's description for one frame, while a reader
+/// listens that speaks only what changes on the focus ([`FocusSpeaks`]: Orca 43,
+/// `docs/reading.md`).
 ///
 /// An announcement is what AccessKit makes one of: a live node that appears with a label, or
 /// whose label changes. The app makes at most one a frame (a burst of replies is announced as
@@ -112,6 +135,7 @@ fn say_on_the_focus(
     mut nodes: Query<(Entity, &mut AccessibilityNode)>,
     mut gone: RemovedComponents<AccessibilityNode>,
     focus: Res<InputFocus>,
+    speaks: Res<FocusSpeaks>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut spoken: Local<Spoken>,
 ) {
@@ -143,7 +167,7 @@ fn say_on_the_focus(
             newest = Some(label.to_owned());
         }
     }
-    let (Some(text), Some(focused)) = (newest, focus.get()) else {
+    let (Some(text), Some(focused), true) = (newest, focus.get(), speaks.0) else {
         return;
     };
     let Ok((_, mut node)) = nodes.get_mut(focused) else {

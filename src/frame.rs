@@ -50,6 +50,7 @@
 //!  │                            then MenuSystems::Fit: fit_in_the_window
 //!  ├─ FieldDrawing::ImeWindow   place_ime_window      after [UiSystems::Layout]
 //!  ├─ [UiSystems::PostLayout]
+//!  ├─ Speak                     speak                 what the frame announces, paced
 //!  ├─ SayOnTheFocus             say_on_the_focus
 //!  └─ [AccessibilitySystems::Update]   the window backend sends the tree
 //!
@@ -100,6 +101,7 @@ use crate::{
         menu::{MenuSystems, escape_is_not_the_menus},
         mount_rows,
         selection::SelectionSystems,
+        speech::Speak,
         zoom::ZoomSystems,
     },
 };
@@ -226,6 +228,7 @@ fn order_around_ui_layout(app: &mut App) {
                 .in_set(UiSystems::Layout)
                 .after(ScrollLayout),
             FieldDrawing::ImeWindow.after(UiSystems::Layout),
+            Speak.after(UiSystems::PostLayout).before(SayOnTheFocus),
             SayOnTheFocus
                 .after(UiSystems::PostLayout)
                 .before(AccessibilitySystems::Update),

@@ -11,8 +11,10 @@ use bevy::{
     log::LogPlugin,
     prelude::*,
     render::RenderPlugin,
+    window::{PrimaryWindow, RequestRedraw},
     winit::{UpdateMode, WinitSettings},
 };
+use std::time::Duration;
 
 fn main() -> AppExit {
     workarounds::explain_startup_failures();
@@ -35,6 +37,8 @@ pub(crate) fn window_app() -> App {
                     // X11's WM_CLASS and Wayland's app id: what ties the window to its launcher
                     // entry (`assets/desktop/agent-chat.desktop`) and its icon.
                     name: Some("agent-chat".into()),
+                    // Shown once its first frame is drawn (`show_the_window_once_drawn`).
+                    visible: false,
                     ..default()
                 }),
                 ..default()
@@ -50,7 +54,11 @@ pub(crate) fn window_app() -> App {
             .disable::<RenderPlugin>(),
     )
     .insert_resource(update_mode())
-    .add_plugins((AgentChatPlugin, workarounds::plugin));
+    .add_plugins((AgentChatPlugin, workarounds::plugin))
+    .add_systems(Update, show_the_window_once_drawn);
+    if let Some(hold) = first_frame_hold() {
+        app.add_systems(Last, hold_the_first_frame(hold));
+    }
     if let Some(choice) = theme_choice() {
         app.insert_resource(choice);
     }
@@ -120,5 +128,57 @@ fn update_mode() -> WinitSettings {
     WinitSettings {
         focused_mode: blinking,
         unfocused_mode: blinking,
+    }
+}
+
+/// Shows the window in the frame after its first, once that frame is drawn.
+///
+/// The first frame can take long: with a software renderer on a busy machine, compiling the
+/// pipelines took 15 s. A window shown before it was blank that long, and worse for a person
+/// with a screen reader: the window had focus on screen, but AccessKit's adapter hears of focus
+/// from Bevy's event loop, which ran no events until that frame was done. So Orca, told of the
+/// window and the field at once, said nothing of them for 15 s. Shown once drawn, the window
+/// opens with what it shows, and a reader hears it as it opens: as a Wayland window does anyway
+/// (it appears with its first buffer) and as Bevy's own example (`window_settings`) does it.
+fn show_the_window_once_drawn(
+    mut window: Single<&mut Window, With<PrimaryWindow>>,
+    mut frames: Local<u8>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    match *frames {
+        // The frame after this one.
+        0 => _ = redraw.write(RequestRedraw),
+        1 => window.visible = true,
+        _ => return,
+    }
+    *frames += 1;
+}
+
+/// `AGENT_CHAT_HOLD_FIRST_FRAME=5` holds the first frame back 5 seconds, after the app has set
+/// up its nodes and before anything is drawn: a slow machine's first frame, for the window
+/// tests to check what a person sees and a screen reader hears meanwhile. Any other value than
+/// a number of seconds from 0 to 60 is reported in one line and ignored.
+fn first_frame_hold() -> Option<Duration> {
+    let value = std::env::var("AGENT_CHAT_HOLD_FIRST_FRAME").ok()?;
+    let seconds = value
+        .trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|s| (0.0..=60.0).contains(s));
+    if seconds.is_none() {
+        eprintln!(
+            "agent-chat: AGENT_CHAT_HOLD_FIRST_FRAME is {value:?}; use a number of seconds from 0 to 60. Not holding."
+        );
+    }
+    seconds.map(Duration::from_secs_f32)
+}
+
+/// Sleeps `hold` at the end of the first frame.
+fn hold_the_first_frame(hold: Duration) -> impl FnMut(Local<bool>) {
+    move |mut held: Local<bool>| {
+        if !*held {
+            *held = true;
+            std::thread::sleep(hold);
+        }
     }
 }

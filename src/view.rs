@@ -3,7 +3,7 @@
 
 use std::{borrow::Cow, ops::Range};
 
-use accesskit::{Live, Role as AccessRole};
+use accesskit::Role as AccessRole;
 use bevy::{ecs::query::QueryFilter, input_focus::InputFocus, prelude::*};
 
 use crate::{
@@ -24,16 +24,16 @@ pub mod paragraph;
 pub mod reader;
 pub mod recycle;
 pub mod selection;
+pub mod speech;
 pub mod zoom;
 
 use recycle::spare_rows;
-pub use recycle::{ReplyAnnouncement, RowRecycler, SpareRows};
+pub use recycle::{RowRecycler, SpareRows};
 
 pub(super) fn plugin(app: &mut App) {
     app.register_type::<Conversation>()
         .register_type::<MessageRow>()
         .register_type::<Bubble>()
-        .register_type::<ReplyAnnouncement>()
         .register_type::<SpareRows>()
         .add_plugins((
             copy::plugin,
@@ -43,6 +43,7 @@ pub(super) fn plugin(app: &mut App) {
             highlight::plugin,
             menu::plugin,
             reader::plugin,
+            speech::plugin,
             zoom::plugin,
         ))
         .add_systems(Startup, spawn_layout)
@@ -218,7 +219,6 @@ pub fn mount_rows(
                 place,
                 role,
                 body: body.body(),
-                announce: reply == Some(place),
             })
         })
         .collect();
@@ -328,15 +328,13 @@ pub fn shown_len(body: &str) -> usize {
         .map_or(body.len(), |(cut, _)| cut)
 }
 
-/// What a row shows: the message, its place in the log, its role and body, and whether it is
-/// announced (a live region that screen readers read out when it appears). Everything on
-/// screen is derived from these.
+/// What a row shows: the message, its place in the log, its role and body. Everything on screen
+/// is derived from these.
 struct RowContent<'a> {
     message: Entity,
     place: usize,
     role: Role,
     body: &'a str,
-    announce: bool,
 }
 
 impl RowContent<'_> {
@@ -393,9 +391,6 @@ impl RowContent<'_> {
         // A reader may move focus to it, or ask for it to be scrolled into view (`focus`).
         item.add_action(accesskit::Action::Focus);
         item.add_action(accesskit::Action::ScrollIntoView);
-        if self.announce {
-            item.set_live(Live::Polite);
-        }
         (
             MessageRow {
                 message: self.message,

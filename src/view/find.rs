@@ -42,9 +42,13 @@ use bevy::{
 use icu_normalizer::ComposingNormalizerBorrowed;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{Conversation, MessageRow, selection::ConversationSelection};
+use super::{
+    Conversation, MessageRow,
+    selection::ConversationSelection,
+    speech::{Announce, Topic},
+};
 use crate::{
-    a11y::{accessible, announcement},
+    a11y::accessible,
     chat::{ChatMessage, MessageLog},
     input::{self, ChatInput, Field, keymap::Find},
     scroll::{Item, VirtualList},
@@ -56,7 +60,6 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<FindField>()
         .register_type::<FindBar>()
         .register_type::<FindCount>()
-        .register_type::<FindAnnouncement>()
         .init_resource::<Finder>()
         .add_systems(
             Update,
@@ -129,11 +132,6 @@ pub struct FindBar;
 #[derive(Component, Reflect, Debug, Default)]
 #[reflect(Component)]
 pub struct FindCount;
-
-/// What screen readers are told of the count, made anew each time it changes.
-#[derive(Component, Reflect, Debug, Default)]
-#[reflect(Component)]
-pub struct FindAnnouncement;
 
 /// The bar, out of the conversation's layout, at its top right: the count, after which the find
 /// field goes first.
@@ -301,7 +299,7 @@ fn take_keys(
     messages: Query<&ChatMessage>,
     theme: Res<Theme>,
     bars: Query<Entity, With<FindBar>>,
-    said: Query<Entity, With<FindAnnouncement>>,
+    mut announce: MessageWriter<Announce>,
     mut find_field: Query<&mut Field, With<FindField>>,
     chat: Single<Entity, With<ChatInput>>,
     conversation: Single<(Entity, &mut VirtualList, &ChildOf), With<Conversation>>,
@@ -335,9 +333,10 @@ fn take_keys(
             }
             Find::Close if finder.open => {
                 finder.open = false;
-                for bar in bars.iter().chain(&said) {
+                for bar in &bars {
                     commands.entity(bar).despawn();
                 }
+                announce.write(Announce::hush(Topic::FindCount));
                 let back = finder.returns_to.take().unwrap_or(*chat);
                 // Focus in the bar goes back; focus elsewhere (a draft in the chat's field, the
                 // conversation) stays where the user put it.
@@ -453,14 +452,12 @@ fn search_in_slices(
     }
 }
 
-/// Shows the count beside the field when it changes, and has screen readers say it: a polite
-/// status, made anew each time, since a live region is read when it appears.
+/// Shows the count beside the field when it changes, and has screen readers say it.
 fn show_the_count(
     finder: Res<Finder>,
     log: Res<MessageLog>,
     mut count: Query<&mut Text, With<FindCount>>,
-    said: Query<Entity, With<FindAnnouncement>>,
-    mut commands: Commands,
+    mut announce: MessageWriter<Announce>,
 ) {
     if !finder.is_changed() {
         return;
@@ -477,16 +474,11 @@ fn show_the_count(
         return;
     }
     text.0 = shown.clone();
-    for old in &said {
-        commands.entity(old).despawn();
-    }
-    if !shown.is_empty() {
-        commands.spawn((
-            Name::new("Find announcement"),
-            FindAnnouncement,
-            announcement(&shown),
-        ));
-    }
+    announce.write(if shown.is_empty() {
+        Announce::hush(Topic::FindCount)
+    } else {
+        Announce::say(Topic::FindCount, shown)
+    });
 }
 
 /// What is searched for: the query folded, and the syllable being composed at its end, if any.

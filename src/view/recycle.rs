@@ -11,20 +11,20 @@
 //! is the new messages plus the rows that come and go: none of it grows with the log.
 //!
 //! For screen readers, the list says how many messages there are, each row where it stands
-//! among them, and the newest reply logged in a frame is a polite live region: read out once,
-//! when it appears, without moving focus. One per frame, so a burst of replies is one
-//! announcement, not a queue of them; the user's own lines are never read back, nor are old
-//! replies mounted again by scrolling. A reply that comes while the user reads elsewhere in the
-//! conversation has no row to announce it, and a [`ReplyAnnouncement`] says it instead.
+//! among them, and the newest reply logged in a frame is announced ([`Announce`]): read out
+//! once, without moving focus, whether or not it has a row (the user may be reading elsewhere in
+//! the conversation). One per frame, so a burst of replies is one announcement, not a queue of
+//! them; the user's own lines are never read back, nor are old replies mounted again by
+//! scrolling.
 
 use std::ops::Range;
 
 use accesskit::Role as AccessRole;
 use bevy::{a11y::AccessibilityNode, ecs::system::SystemParam, prelude::*, window::RequestRedraw};
 
+use super::speech::{Announce, Topic};
 use super::{Conversation, MessageRow, RowContent, bubble_and_text, row_shape, row_text};
 use crate::{
-    a11y::announcement,
     chat::{ChatMessage, MessageLog, Role},
     scroll::{Item, VirtualList},
     theme::fonts::TextMetrics,
@@ -35,12 +35,6 @@ use crate::{
 #[derive(Component, Reflect, Debug, Default)]
 #[reflect(Component)]
 pub struct SpareRows;
-
-/// What screen readers are told of a reply that came while the user read elsewhere in the
-/// conversation.
-#[derive(Component, Reflect, Debug, Default)]
-#[reflect(Component)]
-pub struct ReplyAnnouncement;
 
 /// What [`RowRecycler::mount`] is to do this frame: the log's places that have rows, and those
 /// that are to have them.
@@ -91,7 +85,7 @@ pub struct RowRecycler<'w, 's> {
     rows: Query<'w, 's, (Entity, &'static Item, &'static ChildOf, &'static MessageRow)>,
     spares: Single<'w, 's, (Entity, Option<&'static Children>), With<SpareRows>>,
     children: Query<'w, 's, &'static Children>,
-    said: Query<'w, 's, Entity, With<ReplyAnnouncement>>,
+    announce: MessageWriter<'w, Announce>,
     redraw: MessageWriter<'w, RequestRedraw>,
     commands: Commands<'w, 's>,
 }
@@ -137,17 +131,11 @@ impl RowRecycler<'_, '_> {
         let (_, ref conversation, ref list, _) = *self.conversation;
         let mounted = conversation.mounted.clone();
         let to_mount = list.to_mount(mounted.clone());
-        if let Some(reply) = reply.filter(|i| !to_mount.contains(i))
+        if let Some(reply) = reply
             && let Ok((body, &role)) = messages.get(log.entities()[reply])
         {
-            for old in &self.said {
-                self.commands.entity(old).despawn();
-            }
-            self.commands.spawn((
-                Name::new("Reply announcement"),
-                ReplyAnnouncement,
-                announcement(&row_text(role, body.body())),
-            ));
+            self.announce
+                .write(Announce::say(Topic::Reply, row_text(role, body.body())));
         }
         let complete = to_mount == list.wanted();
         if !complete {

@@ -18,7 +18,6 @@
 //! focus, and the field's text, caret and composition. None of them is in pixels.
 
 use bevy::{
-    a11y::AccessibilityNode,
     input::{
         keyboard::KeyboardInput,
         mouse::{MouseButtonInput, MouseScrollUnit, MouseWheel},
@@ -28,9 +27,9 @@ use bevy::{
     text::{FontAtlasSet, TextLayoutInfo},
 };
 
+use super::speech::{Announce, Topic};
 use crate::{
     PointerGrab,
-    a11y::announcement,
     input::{
         self,
         keymap::{Zoom, zoom_key},
@@ -41,7 +40,6 @@ use crate::{
 
 pub(super) fn plugin(app: &mut App) {
     app.register_type::<ZoomNotice>()
-        .register_type::<ZoomAnnouncement>()
         .add_message::<Zoom>()
         .init_resource::<ZoomLevel>()
         // `UiPlugin` makes it too; headless apps have none.
@@ -127,11 +125,6 @@ impl ZoomLevel {
 #[reflect(Component)]
 pub struct ZoomNotice;
 
-/// What screen readers are told of a step: the level, once.
-#[derive(Component, Reflect, Debug, Default)]
-#[reflect(Component)]
-pub struct ZoomAnnouncement;
-
 /// The notice, to place with the others over the conversation (`view.rs`).
 pub(super) fn zoom_notice() -> impl Bundle {
     (
@@ -178,7 +171,7 @@ fn hide_the_notice(
     mut clicks: MessageReader<MouseButtonInput>,
     mut held: Local<Modifiers>,
     mut notice: Single<&mut Node, With<ZoomNotice>>,
-    mut said: Query<&mut AccessibilityNode, With<ZoomAnnouncement>>,
+    mut announce: MessageWriter<Announce>,
 ) {
     let mut moved_on = clicks.read().any(|click| click.state.is_pressed());
     for key in keys.read() {
@@ -195,21 +188,18 @@ fn hide_the_notice(
     }
     if moved_on && notice.display != Display::None {
         notice.display = Display::None;
-        for mut node in &mut said {
-            node.set_hidden();
-        }
+        announce.write(Announce::hush(Topic::Zoom));
     }
 }
 
-/// Carries out the frame's steps: the new level, the notice shown with it, and
-/// a status line for screen readers, made anew for each step (a live region is read when it
-/// appears). At either end a step changes nothing, but the notice still says where it is.
+/// Carries out the frame's steps: the new level, the notice shown with it, and the level said
+/// to screen readers. At either end a step changes nothing, but the notice still says where it
+/// is.
 fn zoom(
     mut steps: MessageReader<Zoom>,
     mut level: ResMut<ZoomLevel>,
-    notice: Single<(&mut Node, &mut Text, &ChildOf), With<ZoomNotice>>,
-    said: Query<Entity, With<ZoomAnnouncement>>,
-    mut commands: Commands,
+    mut notice: Single<(&mut Node, &mut Text), With<ZoomNotice>>,
+    mut announce: MessageWriter<Announce>,
 ) {
     let Some(now) = steps.read().fold(None, |now: Option<ZoomLevel>, &step| {
         Some(now.unwrap_or(*level).stepped(step))
@@ -217,17 +207,9 @@ fn zoom(
         return;
     };
     level.set_if_neq(now);
-    let (mut node, mut text, ChildOf(notices)) = notice.into_inner();
-    node.display = Display::Flex;
-    text.0 = now.percent();
-    for old in &said {
-        commands.entity(old).despawn();
-    }
-    commands.entity(*notices).with_child((
-        Name::new("Zoom announcement"),
-        ZoomAnnouncement,
-        announcement(&now.percent()),
-    ));
+    notice.0.display = Display::Flex;
+    notice.1.0 = now.percent();
+    announce.write(Announce::say(Topic::Zoom, now.percent()));
 }
 
 /// Puts the level in Bevy's [`UiScale`], which the whole layout reads.

@@ -6,11 +6,13 @@ use crate::common;
 
 use accesskit::{Live, Node as AccessNode, NodeId, Role, Tree, TreeId, TreeUpdate};
 use accesskit_consumer::{Node as ReadNode, TreeChangeHandler, common_filter};
-use agent_chat::chat::REPLIES;
+use std::time::Duration;
+
+use agent_chat::{a11y::FocusSpeaks, chat::REPLIES, view::speech::GAP};
 use bevy::{a11y::AccessibilityNode, input::keyboard::Key, input_focus::InputFocus, prelude::*};
 use common::{
-    fix_pick, headless_app, input_entity, key_in, press_enter, submit, tap, tap_down, tap_up,
-    type_text, write_submit_messages,
+    after_the_gap, fix_pick, headless_app, input_entity, key_in, on_a_lagging_clock, press_enter,
+    submit, tap, tap_down, tap_up, type_text, write_submit_messages,
 };
 
 /// The window's node id; headless apps have no window entity.
@@ -251,15 +253,71 @@ fn announced(
     tree: &mut accesskit_consumer::Tree,
     act: impl FnOnce(&mut App),
 ) -> Vec<String> {
-    act(app);
-    let mut heard = Heard::default();
-    tree.update_and_process_changes(sent_update(app), &mut heard);
+    let heard = heard_in(app, tree, act);
     assert_eq!(
         heard.on_the_focus,
         Vec::from_iter(heard.announcements.last().cloned()),
         "the focused node says the frame's newest announcement, and only that"
     );
     heard.announcements
+}
+
+/// Runs one frame after `act`, and what the frame's tree update says.
+fn heard_in(
+    app: &mut App,
+    tree: &mut accesskit_consumer::Tree,
+    act: impl FnOnce(&mut App),
+) -> Heard {
+    act(app);
+    let mut heard = Heard::default();
+    tree.update_and_process_changes(sent_update(app), &mut heard);
+    heard
+}
+
+/// Orca 46 and later hear announcements, and a change of the focus's description too: once AT-SPI's
+/// registry says the readers listening hear announcements (`a11y/registry.rs`), nothing goes on
+/// the focus, or they said each thing twice. And what comes less than 150 ms after the app's
+/// last announcement, which Orca 48 drops, waits until that time has passed; of what waits about
+/// one thing, the newest is said.
+#[test]
+fn a_reader_that_hears_announcements_hears_each_once_and_none_comes_too_soon() {
+    let mut app = headless_app();
+    app.insert_resource(FocusSpeaks(false));
+    on_a_lagging_clock(&mut app, Duration::from_millis(16));
+    fix_pick(&mut app, &[1, 2]);
+    let mut tree = reader_tree(&mut app);
+
+    let heard = heard_in(&mut app, &mut tree, |app| submit(app, "하나"));
+    assert_eq!(heard.announcements, [format!("에이전트: {}", REPLIES[1])]);
+    assert_eq!(
+        heard.on_the_focus,
+        Vec::<String>::new(),
+        "nothing on the focus"
+    );
+
+    // The next reply a frame later waits.
+    let heard = heard_in(&mut app, &mut tree, |app| submit(app, "둘"));
+    assert_eq!(
+        heard.announcements,
+        Vec::<String>::new(),
+        "too soon: it waits"
+    );
+    let mut heard = Vec::new();
+    let mut frames = 0;
+    while heard.is_empty() {
+        heard.extend(heard_in(&mut app, &mut tree, App::update).announcements);
+        frames += 1;
+        assert!(frames < 20, "said once the gap has passed");
+    }
+    assert_eq!(heard, [format!("에이전트: {}", REPLIES[2])]);
+    assert!(
+        Duration::from_millis(16) * (frames + 2) >= GAP,
+        "not before {GAP:?}: {frames} frames"
+    );
+    for _ in 0..20 {
+        let heard = heard_in(&mut app, &mut tree, App::update);
+        assert_eq!(heard.announcements, Vec::<String>::new(), "each once");
+    }
 }
 
 #[test]
@@ -286,6 +344,7 @@ fn orca_43_hears_each_reply_on_the_field_even_the_same_reply_twice() {
         None,
         "the field's description is its own again the frame after"
     );
+    after_the_gap(&mut app);
     assert_eq!(
         announced(&mut app, &mut tree, |app| submit(app, "둘")),
         [reply.as_str()],
@@ -316,6 +375,7 @@ fn each_reply_is_announced_once_a_burst_once_and_the_users_line_never() {
         Vec::<String>::new(),
         "typing announces nothing"
     );
+    after_the_gap(&mut app);
     let lines = vec!["한꺼번에"; 500];
     let heard = announced(&mut app, &mut tree, |app| {
         write_submit_messages(app, &lines)
@@ -366,7 +426,10 @@ fn the_find_bar_is_an_entry_with_its_text_and_its_count_is_announced() {
     let mut app = headless_app();
     submit(&mut app, "찾아 줘");
     submit(&mut app, "또 찾아");
+    // The second reply is said once the gap after the first has passed; the count, the gap after.
+    after_the_gap(&mut app);
     app.update();
+    after_the_gap(&mut app);
     let mut tree = reader_tree(&mut app);
     let heard = announced(&mut app, &mut tree, |app| {
         tap_down(app, KeyCode::ControlLeft);

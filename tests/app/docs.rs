@@ -28,6 +28,11 @@ const NOT_RUST: &[&str] = &[
     "ScreenReaderEnabled",
     "ReadOne",
     "SettingChanged",
+    // AT-SPI's registry: what readers listen for (src/a11y/registry.rs).
+    "RegisterEvent",
+    "GetRegisteredEvents",
+    "EventListenerRegistered",
+    "EventListenerDeregistered",
     "enableEchoByCharacter",
     "onDescriptionChanged",
     "grabFocus",

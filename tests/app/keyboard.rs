@@ -10,10 +10,11 @@ use agent_chat::{
     chat::{MessageLog, REPLIES},
     input::Field,
     view::{
-        MAX_SHOWN_CHARS, ReplyAnnouncement,
-        copy::{COPIED_NOTICE, CopiedAnnouncement, CopiedNotice},
+        MAX_SHOWN_CHARS,
+        copy::{COPIED_NOTICE, CopiedNotice},
         focus::MessageFocus,
         menu::{ContextMenu, MenuOwner, MenuPanel},
+        speech::Topic,
     },
 };
 use bevy::{
@@ -367,7 +368,9 @@ fn a_new_message_leaves_the_focus_and_the_view_where_they_were() {
     let row = assert_focus_on(&mut app, 0, "Ctrl+Home");
     let before = rect(&mut app, row);
 
-    // Sent while focus stays in the conversation (typing would take focus to the field first).
+    // Sent while focus stays in the conversation (typing would take focus to the field first),
+    // a while after the log's last reply was said.
+    after_the_gap(&mut app);
     write_submit_message(&mut app, "새 메시지");
     app.update();
     let row = assert_focus_on(&mut app, 0, "after a new message");
@@ -375,12 +378,7 @@ fn a_new_message_leaves_the_focus_and_the_view_where_they_were() {
     let list = the::<agent_chat::view::Conversation>(&mut app);
     let node = app.world().get::<AccessibilityNode>(list).unwrap();
     assert_eq!(node.size_of_set(), Some(202), "the list's count grew");
-    let said: Vec<(Option<String>, Option<Live>)> = app
-        .world_mut()
-        .query_filtered::<&AccessibilityNode, With<ReplyAnnouncement>>()
-        .iter(app.world())
-        .map(|node| (node.label().map(str::to_owned), node.live()))
-        .collect();
+    let said = said_about(&mut app, Topic::Reply);
     let log = logged(&app);
     assert_eq!(
         said,
@@ -491,6 +489,7 @@ fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
     key(&mut app, KeyCode::ArrowUp);
     assert_focus_on(&mut app, 0, "Up");
 
+    after_the_gap(&mut app);
     chord(&mut app, CTRL, KeyCode::KeyC);
     assert_eq!(
         copied(&mut app),
@@ -502,18 +501,13 @@ fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
         app.world().get::<Node>(notice).unwrap().display,
         Display::Flex
     );
-    let said: Vec<(Option<String>, Option<Live>)> = app
-        .world_mut()
-        .query_filtered::<&AccessibilityNode, With<CopiedAnnouncement>>()
-        .iter(app.world())
-        .map(|node| (node.label().map(str::to_owned), node.live()))
-        .collect();
     assert_eq!(
-        said,
+        said_about(&mut app, Topic::Copied),
         [(Some(COPIED_NOTICE.to_owned()), Some(Live::Polite))],
         "a polite live region says it"
     );
 
+    after_the_gap(&mut app);
     key(&mut app, KeyCode::ContextMenu);
     key(&mut app, KeyCode::Enter);
     let reply = app.world().resource::<MessageLog>().entities()[0];
@@ -524,12 +518,11 @@ fn ctrl_c_copies_the_whole_body_and_the_copy_is_announced() {
         .body()
         .to_owned();
     assert_eq!(copied(&mut app), [body], "the Menu key, then Enter, copies");
-    let said = app
-        .world_mut()
-        .query_filtered::<Entity, With<CopiedAnnouncement>>()
-        .iter(app.world())
-        .count();
-    assert_eq!(said, 1, "one announcement for the new copy, made anew");
+    assert_eq!(
+        said_about(&mut app, Topic::Copied).len(),
+        1,
+        "one announcement for the new copy, made anew"
+    );
     assert!(REPLIES.len() > 1);
 }
 

@@ -12,11 +12,11 @@ use agent_chat::{
         copy::CopiedNotice,
         find::{FindField, Finder},
         selection::ConversationSelection,
-        zoom::{LEVELS, ZoomAnnouncement, ZoomLevel, ZoomNotice},
+        speech::Topic,
+        zoom::{LEVELS, ZoomLevel, ZoomNotice},
     },
 };
 use bevy::{
-    a11y::AccessibilityNode,
     input::{
         keyboard::Key,
         mouse::{MouseScrollUnit, MouseWheel},
@@ -62,12 +62,9 @@ fn notice(app: &mut App) -> Option<String> {
 
 /// What screen readers are told of the last step: the live status line's label.
 fn announced(app: &mut App) -> Vec<String> {
-    let world = app.world_mut();
-    world
-        .query_filtered::<&AccessibilityNode, With<ZoomAnnouncement>>()
-        .iter(world)
-        .filter(|node| !node.is_hidden())
-        .filter_map(|node| node.label().map(str::to_owned))
+    said_about(app, Topic::Zoom)
+        .into_iter()
+        .filter_map(|(label, _)| label)
         .collect()
 }
 
@@ -104,10 +101,15 @@ fn ctrl_equals_minus_and_zero_step_through_the_levels_and_the_level_is_shown_and
         assert_eq!(scale(&app), expected);
     }
     assert_eq!(notice(&mut app).as_deref(), Some("150%"));
+    // Three steps a frame apart: the first is said at once; the two after it came too soon after
+    // for a screen reader to hear (`view/reader.rs`), and the level they settle on waits.
+    assert_eq!(announced(&mut app), ["110%"], "the first step at once");
+    after_the_gap(&mut app);
+    app.update();
     assert_eq!(
         announced(&mut app),
         ["150%"],
-        "said once, as the copied notice is"
+        "then the level it settled on, once, as the copied notice is"
     );
 
     // Ctrl++ (Shift on the main row, or the keypad) zooms in too; Ctrl+- out; Ctrl+0 resets.

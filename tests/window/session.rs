@@ -101,6 +101,11 @@ pub struct Setup {
     /// A screen reader is running: Orca, started before the app on the accessibility bus, as
     /// a session's autostart starts it. The app serves its tree there once Orca is up.
     pub screen_reader: bool,
+    /// Which Orca that is.
+    pub reader: Reader,
+    /// The app holds its first frame back 5 s (`AGENT_CHAT_HOLD_FIRST_FRAME`), as a slow
+    /// machine's first frame takes long.
+    pub slow_first_frame: bool,
     pub theme: Theme,
     /// Vulkan hidden (its loader finds no driver), as on a machine that has only OpenGL: the app
     /// falls back to Mesa's OpenGL (`workarounds::gpu`).
@@ -264,9 +269,71 @@ impl Drop for AtSpi {
     }
 }
 
-/// Debian's Orca, started as a user starts it from a terminal or a session's autostart, on a
-/// fresh settings store, with its speech written to a file: speech-dispatcher's generic module
-/// runs `echo` for each utterance (`../shared/NOTES.md`, "Real Orca").
+/// Which Orca a session runs: the host's, or a newer one from a chroot.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// Debian 12's Orca 43, installed on the host by `.ci/run`.
+    #[default]
+    Orca43,
+    /// Debian 13's Orca 48 (what most people run: Orca 46 to 48), in the chroot that
+    /// `tests/orca48-chroot.sh` builds and `.ci/run` keeps outside the clone.
+    Orca48,
+}
+
+impl Reader {
+    /// The chroot Orca 48 runs in: where the variable AGENT_CHAT_ORCA_48 says, or where the script
+    /// builds it.
+    fn orca48_chroot() -> PathBuf {
+        let dir = std::env::var_os("AGENT_CHAT_ORCA_48").map_or_else(
+            || Path::new(&std::env::var_os("HOME").unwrap()).join(".cache/agent-chat/orca-48"),
+            PathBuf::from,
+        );
+        assert!(
+            dir.join(".built").exists(),
+            "no Orca 48 in {}: build it with `sudo tests/orca48-chroot.sh` (.ci/run does)",
+            dir.display()
+        );
+        dir
+    }
+
+    /// The command that starts this Orca in a PID namespace of its own, with its files in
+    /// `folder`. Orca will not start beside any other Orca of the same user (it asks `pgrep -u
+    /// UID -x orca`): a developer's own, or another test's in the same run. With its own /proc,
+    /// it sees none. The namespace's first process is Orca, and when the test kills `unshare`,
+    /// Orca is killed (`--kill-child`) and the namespace with it, the speech-dispatcher Orca
+    /// started included.
+    ///
+    /// Orca 48 runs from its chroot, in a mount namespace of its own too: the host's `/dev`,
+    /// `/tmp`, `/run` and home (where the accessibility bus's socket and dconf are, with
+    /// `XDG_RUNTIME_DIR` unset) and `folder` are mounted at the same paths inside, so it meets
+    /// the app on the same buses and writes its speech where the test reads it.
+    pub fn command(self, folder: &Path) -> Command {
+        let mut command = Command::new("unshare");
+        command.args(["--map-current-user", "--pid", "--fork", "--mount-proc"]);
+        match self {
+            Reader::Orca43 => {
+                command.args(["--kill-child", "orca"]);
+            }
+            Reader::Orca48 => {
+                const ENTER: &str = r#"set -e; root=$1; shift
+for dir in /dev /tmp /run "$HOME" "$FOLDER"; do
+  mkdir -p "$root$dir"; mount --rbind "$dir" "$root$dir"; mount --make-rslave "$root$dir"
+done
+mount -t proc proc "$root/proc"
+exec chroot "$root" orca "$@""#;
+                command
+                    .args(["--mount", "--kill-child", "sh", "-c", ENTER, "sh"])
+                    .arg(Self::orca48_chroot())
+                    .env("FOLDER", folder);
+            }
+        }
+        command
+    }
+}
+
+/// Orca, started as a user starts it from a terminal or a session's autostart, on a fresh
+/// settings store, with its speech written to a file: speech-dispatcher's generic module runs
+/// `echo` for each utterance (`../shared/NOTES.md`, "Real Orca").
 pub struct Orca {
     pub process: Child,
     /// The folder with its settings, its speech (`spoken.txt`) and its debug file.
@@ -276,7 +343,12 @@ pub struct Orca {
 impl Orca {
     /// Orca with its speech written to `spoken.txt` in `folder`, on the displays `display`
     /// names (as [`AtSpi::start`] takes them).
-    pub fn start(display: &[(&str, &str)], bus: &SessionBus, folder: &Path) -> Self {
+    pub fn start(
+        reader: Reader,
+        display: &[(&str, &str)],
+        bus: &SessionBus,
+        folder: &Path,
+    ) -> Self {
         let _ = fs::remove_dir_all(folder);
         let config = folder.join("config");
         let modules = config.join("speech-dispatcher/modules");
@@ -300,7 +372,8 @@ impl Orca {
              GenericCmdDependency \"echo\"\n",
             spoken.display()
         );
-        for language in ["en", "ko"] {
+        // Orca 48 asks for `c` under the C locale; without a voice for it Korean comes out as `?`.
+        for language in ["en", "ko", "c"] {
             module += &format!(
                 "GenericLanguage \"{language}\" \"{language}\" \"utf-8\"\n\
                  AddVoice \"{language}\" \"MALE1\" \"{language}\"\n"
@@ -308,7 +381,8 @@ impl Orca {
         }
         fs::write(modules.join("filelog.conf"), module).unwrap();
         let log = fs::File::create(folder.join("orca.log")).unwrap();
-        let process = Orca::in_a_namespace()
+        let process = reader
+            .command(folder)
             .arg("-u")
             .arg(folder.join("prefs"))
             .arg(format!(
@@ -334,28 +408,13 @@ impl Orca {
         orca
     }
 
-    /// The command that runs Orca in a PID namespace of its own. Orca will not start beside
-    /// any other Orca of the same user (it asks `pgrep -u UID -x orca`): a developer's own, or
-    /// another test's in the same run. With its own /proc, it sees none. The namespace's first
-    /// process is Orca, and when the test kills `unshare`, Orca is killed (`--kill-child`) and
-    /// the namespace with it, the speech-dispatcher Orca started included.
-    pub fn in_a_namespace() -> Command {
-        let mut command = Command::new("unshare");
-        command.args([
-            "--map-current-user",
-            "--pid",
-            "--fork",
-            "--mount-proc",
-            "--kill-child",
-            "orca",
-        ]);
-        command
-    }
-
     /// Everything Orca has said, an utterance a line (one may span several: the generic module
     /// echoes the text as it was given).
+    ///
+    /// Read lossily: Orca 48 under the C locale echoes some keys in bytes that are not UTF-8.
     pub fn spoken(&self) -> String {
-        fs::read_to_string(self.folder.join("spoken.txt")).unwrap_or_default()
+        let spoken = fs::read(self.folder.join("spoken.txt")).unwrap_or_default();
+        String::from_utf8_lossy(&spoken).into_owned()
     }
 
     /// Waits until Orca has said `words`, at most `limit`; what it said since `from` (a length
@@ -395,6 +454,8 @@ impl Drop for Orca {
 pub struct Session {
     pub app: Child,
     pub window: String,
+    /// When the window was found mapped: when it opened, to a fifth of a second.
+    pub opened: Instant,
     pub shots: PathBuf,
     pub taken: usize,
     /// Keycodes the server leaves unused, for `type_text` to map characters onto.
@@ -405,6 +466,7 @@ pub struct Session {
     /// before the session bus they are on.
     pub _ibus: Option<Ibus>,
     pub orca: Option<Orca>,
+    pub reader: Reader,
     pub _at_spi: Option<AtSpi>,
     pub bus: Option<SessionBus>,
     // Dropped last: the app must go before its X server.
@@ -424,6 +486,8 @@ impl Session {
         let Setup {
             ime,
             screen_reader,
+            reader,
+            slow_first_frame: _,
             theme,
             opengl: _,
             xft_dpi,
@@ -456,10 +520,10 @@ impl Session {
             .filter(|_| screen_reader)
             .map(|bus| AtSpi::start(&[("DISPLAY", &xvfb.display)], bus, &shots));
         // Orca first, as a session's autostart starts it; `restart_orca` starts one later.
-        let orca = bus
-            .as_ref()
-            .filter(|_| screen_reader)
-            .map(|bus| Orca::start(&[("DISPLAY", &xvfb.display)], bus, &shots.join("orca")));
+        let orca = bus.as_ref().filter(|_| screen_reader).map(|bus| {
+            let display = [("DISPLAY", xvfb.display.as_str())];
+            Orca::start(reader, &display, bus, &shots.join("orca"))
+        });
         let bus_address = bus.as_ref().map(|bus| bus.address.as_str());
         let mut app = spawn_app(&xvfb.display, &shots, setup, bus_address);
         let spare_keycodes = spare_keycodes(&xvfb.display);
@@ -503,15 +567,18 @@ impl Session {
                 fs::read_to_string(shots.join("app.log")).unwrap_or_default()
             ),
         };
+        let opened = Instant::now();
         let mut session = Self {
             app,
             window,
+            opened,
             shots,
             taken: 0,
             spare_keycodes,
             palette: theme.palette(),
             _ibus: ibus,
             orca,
+            reader,
             _at_spi: at_spi,
             bus,
             xvfb,
@@ -775,7 +842,7 @@ impl Session {
         self.orca = None;
         let bus = self.bus.as_ref().expect("a session started with Orca");
         let display = [("DISPLAY", self.xvfb.display.as_str())];
-        let orca = Orca::start(&display, bus, &self.shots.join(folder));
+        let orca = Orca::start(self.reader, &display, bus, &self.shots.join(folder));
         self.orca = Some(orca);
     }
 
@@ -1027,6 +1094,9 @@ pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -
     }
     if setup.opengl {
         hide_vulkan(&mut app);
+    }
+    if setup.slow_first_frame {
+        app.env("AGENT_CHAT_HOLD_FIRST_FRAME", "5");
     }
     // The theme the test reads its screenshots with, whatever the desktop running the tests
     // prefers (the app would follow its portal).

@@ -187,7 +187,7 @@ impl Wayland {
             ];
             let bus = SessionBus::start(&home);
             let at_spi = AtSpi::start(&display, &bus, &home);
-            let orca = Orca::start(&display, &bus, &home.join("orca"));
+            let orca = Orca::start(Reader::Orca43, &display, &bus, &home.join("orca"));
             (orca, at_spi, bus, xwayland)
         });
         assert!(

@@ -27,7 +27,11 @@ use agent_chat::{
     },
     scroll::{self, Item, ItemColumn, Overhang, Scrollbar, ScrollbarThumb, VirtualList},
     theme,
-    view::{self, Bubble, MessageRow, copy::CopyButton},
+    view::{
+        self, Bubble, MessageRow,
+        copy::CopyButton,
+        speech::{GAP, Topic},
+    },
 };
 use bevy::{
     a11y::AccessibilityNode,
@@ -692,6 +696,27 @@ pub fn caret_bar(app: &mut App) -> Entity {
         .iter()
         .find(|&child| world.get::<CaretBar>(child).is_some())
         .expect("the field's caret bar")
+}
+
+/// Lets the least time between two announcements pass (`view/reader.rs`), without a frame: the
+/// next announcement is said at once, and one that waits is said in the next frame.
+pub fn after_the_gap(app: &mut App) {
+    let mut clock = app.world_mut().resource_mut::<InputClock>();
+    match *clock {
+        InputClock::Real => std::thread::sleep(GAP),
+        InputClock::Manual(_) => clock.advance(GAP),
+    }
+}
+
+/// What the status nodes about `topic` say to screen readers, and how politely.
+pub fn said_about(app: &mut App, topic: Topic) -> Vec<(Option<String>, Option<accesskit::Live>)> {
+    let world = app.world_mut();
+    world
+        .query::<(&AccessibilityNode, &Topic)>()
+        .iter(world)
+        .filter(|(_, on)| **on == topic)
+        .map(|(node, _)| (node.label().map(str::to_owned), node.live()))
+        .collect()
 }
 
 /// Puts `app` on a test clock that moves by `frame` at the start of every frame and lags as
