@@ -18,7 +18,7 @@
 //!   - while it is open, the find bar: a search entry `대화에서 찾기` (`view/find.rs`).
 //!
 //! What the app says without moving focus (the reply, the copied notice, the zoom level, the
-//! find count; paced in `view/reader.rs`) is a live region: AccessKit sends an announcement for
+//! find count; paced in `view/speech.rs`) is a live region: AccessKit sends an announcement for
 //! it, which Orca 46 and later, NVDA and VoiceOver speak. Orca 43 (Debian 12's) has no handler
 //! for announcements; what it does speak is a change of the focused node's description. So
 //! while a reader like it listens ([`FocusSpeaks`], which AT-SPI's registry tells:
@@ -58,9 +58,9 @@ pub(super) fn plugin(app: &mut App) {
 pub struct SayOnTheFocus;
 
 /// Whether a screen reader listens that speaks a change of the focused node's description but no
-/// announcement (Orca 43): then each announcement is put on the focus too. Until AT-SPI's
-/// registry has said (`a11y/registry.rs`), so it is on Linux and the BSDs, where such a reader
-/// may run; elsewhere readers speak announcements.
+/// announcement (Orca 43): then each announcement is put on the focus too. AT-SPI's registry
+/// tells (`a11y/registry.rs`); until it has, this is true on Linux and the BSDs, where such a
+/// reader may run. Elsewhere readers speak announcements.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FocusSpeaks(pub bool);
 

@@ -102,7 +102,7 @@ fn speak(
                     speaking.waiting.remove(at);
                 }
                 for (node, _) in said.iter().filter(|(_, on)| *on == topic) {
-                    commands.entity(node).despawn();
+                    commands.entity(node).try_despawn();
                 }
             }
         }
@@ -112,8 +112,9 @@ fn speak(
     if due <= now
         && let Some((topic, text)) = speaking.waiting.pop_front()
     {
+        // Tried: a hush earlier in the frame may have despawned it.
         for (node, _) in said.iter().filter(|(_, on)| **on == topic) {
-            commands.entity(node).despawn();
+            commands.entity(node).try_despawn();
         }
         commands.spawn((Name::new("Announcement"), topic, a11y::announcement(&text)));
         speaking.last = Some(now);
