@@ -7,7 +7,8 @@
 //!
 //! `cargo run --example core` opens a window that does the spec's eight steps, and beyond them
 //! only scrolls back with the wheel. Read its file, `examples/core.rs` (about 200 lines), top to
-//! bottom, then the three files of the crate it uses:
+//! bottom, then the three files of the crate it uses (beside one call, on its first line, to
+//! the app's start-up hook in `src/workarounds/startup.rs`, which a missing display needs):
 //!
 //! - `src/chat.rs` (about 280 lines): the flow's model, [`chat::record_submissions`], the exit
 //!   key, and the flow's sets, [`chat::AppSystems`];
@@ -15,7 +16,7 @@
 //!   [`chat::RoleStyle::of`];
 //! - `src/theme/palette.rs` (about 100 lines): the colours that table names.
 //!
-//! That is the core: four files, about 640 lines.
+//! That is the core: four files, about 650 lines.
 //!
 //! | step | what happens | where | checked by |
 //! |---|---|---|---|
@@ -49,7 +50,8 @@
 //! **A first test, in Bevy's way.** A headless test builds the app on `MinimalPlugins`, writes
 //! Bevy's own keyboard messages, and runs a frame. [`input::keys_that_send`] spells a line as a
 //! press and a release per character, each a `Key::Character` as an on-screen keyboard sends
-//! it (the field reads a key by what it means, not where it sits), Enter last. Written without
+//! it (a space, a tab and a line break as `Key::Space`, `Key::Tab` and `Key::Enter`: the field
+//! reads a key by what it means, not where it sits), Enter last. Written without
 //! the window's ordering stream (`WindowEvent`), they come after any keys that have it.
 //! `tests/app/first_test.rs` is this:
 //!
@@ -93,7 +95,7 @@
 //! ## The full app's route, from the key to the rows
 //!
 //! Following one Enter through the full app passes through these 19 files of `src/`, in
-//! reading order, about 5,650 lines (`tests/app/tour.rs` counts them). Each file does more than
+//! reading order, about 5,640 lines (`tests/app/tour.rs` counts them). Each file does more than
 //! the Enter needs; the items named are the ones on its path.
 //!
 //! 1. `src/keyboard.rs` (about 20 lines): the keyboard's pass in its set,
@@ -119,15 +121,15 @@
 //!     empties the line.
 //! 11. `src/input.rs` (about 350 lines): the field's plugin, whose `FieldSystems` run after the
 //!     pass; among them `show_in_widget` (in `input/edit.rs`) shows the emptied line.
-//! 12. `src/frame.rs` (about 230 lines): the frame map; the pass and the field's systems, the
+//! 12. `src/frame.rs` (about 240 lines): the frame map; the pass and the field's systems, the
 //!     widget, then `Record`, `SpawnRows`, `Scroll`.
 //! 13. `src/chat.rs` (about 280 lines): [`chat::record_submissions`] (steps 2 to 5), as in the
 //!     example.
-//! 14. `src/view.rs` (about 410 lines): [`view::follow_the_newest`], [`view::mount_rows`], and
+//! 14. `src/view.rs` (about 400 lines): [`view::follow_the_newest`], [`view::mount_rows`], and
 //!     `RowContent`, which builds a row's parts from its role and body.
 //! 15. `src/view/focus.rs` (about 320 lines): `in_conversation`, whether the user reads with
 //!     focus in the conversation (the view then stays where it is).
-//! 16. `src/view/recycle.rs` (about 250 lines): [`view::recycle::RowRecycler`]:
+//! 16. `src/view/recycle.rs` (about 240 lines): [`view::recycle::RowRecycler`]:
 //!     `add_new_messages` makes the new messages the list's items, `plan` asks the list which
 //!     places to mount, and `mount` spawns their rows, or reuses rows that left the view.
 //! 17. `src/scroll.rs` (about 800 lines): `VirtualList::push`, `follow_end` and `to_mount` (the
@@ -147,11 +149,15 @@
 //! (about 50 lines), which mark and describe it. The reply is also said to screen readers:
 //! `plan` writes it as an `Announce`, which `src/view/speech.rs` (about 140 lines) says. With
 //! them the Enter touches 26 files, about 6,760 lines. A reader who also opens every type these
-//! systems take as parameters opens seven more: `src/theme/fonts.rs` (about 380 lines), `src/view/menu.rs` (about 1,080 lines),
-//! `src/view/find.rs` (about 790 lines), `src/view/selection.rs` (about 650 lines),
-//! `src/input/clock.rs` (about 50 lines), `src/input/selection.rs` (about 450 lines) and
-//! `src/input/clipboard.rs` (about 320 lines): 33 files, about 10,480 lines in all. The core
-//! example is the same flow in four.
+//! systems take as parameters opens seven more: `src/theme/fonts.rs` (about 380 lines, whose
+//! `TextMetrics::width` also estimates each new row's height, from which `to_mount` chooses),
+//! `src/view/menu.rs` (about 1,080 lines), `src/view/find.rs` (about 780 lines),
+//! `src/view/selection.rs` (about 650 lines), `src/input/clock.rs` (about 50 lines),
+//! `src/input/selection.rs` (about 450 lines) and `src/input/clipboard.rs` (about 320 lines):
+//! 33 files, about 10,470 lines in all. The core example is the same flow in four. Other
+//! systems run in the Enter's frame without being on its way: the caret's (`input/caret.rs`),
+//! the field's text for screen readers (`input/screen_reader.rs`) and the field's selection
+//! offered to the desktop (`input/selection.rs`).
 //!
 //! The layers stay apart: `input/` (the field, and what each key means, as data) imports
 //! neither `view/` (what the user sees) nor `keyboard/`, which carries each key to the field,
@@ -172,7 +178,8 @@
 //! | [`a11y`]   | what a screen reader is told; each node is made where its thing is (a row's with the row, the field's text with the field, a row's text while a reader listens in [`view::reader`]) |
 //!
 //! Last, [`workarounds`] holds what the app does only because of how Bevy 0.19 behaves today,
-//! each with the upstream issue and a canary test that fails once it can go. Its plugin (the
+//! each with its upstream issue (or the report, ready to file, where none was found) and a canary
+//! test that fails once it can go. Its plugin (the
 //! renderer drawing only what changed, one frame for each request for one, and the window's
 //! icon) is for the window only: `main.rs` adds it beside Bevy's `DefaultPlugins` and this
 //! plugin; tests add `MinimalPlugins` and the few resources the widget needs instead (see

@@ -121,7 +121,7 @@ impl RowRecycler<'_, '_> {
     }
 
     /// What to mount this frame, or `None` when the rows stay as they are. Announces `reply`
-    /// (see [`add_new_messages`](Self::add_new_messages)) if it gets no row.
+    /// (see [`add_new_messages`](Self::add_new_messages)), with a row or without.
     pub(super) fn plan(
         &mut self,
         reply: Option<usize>,
