@@ -5,9 +5,9 @@
 //! Every AT-SPI client tells the registry which events it wants (`RegisterEvent`), and the
 //! registry tells every app (`GetRegisteredEvents`, then the signals `EventListenerRegistered`
 //! and `EventListenerDeregistered`), so that an app need not send what nobody hears. Orca 43
-//! registers `Object:PropertyChange:AccessibleDescription` and no `Object:Announcement`; Orca 46
-//! and later register both, and said an announcement twice when the app also put it on the
-//! focus. The app asks on a thread of its own once a reader has asked for the tree, and follows
+//! registers `Object:PropertyChange:AccessibleDescription` and no `Object:Announcement`; Orca 48
+//! registers both (as, from their scripts, Orca 46 and 47 do), and said an announcement twice
+//! when the app also put it on the focus. The app asks on a thread of its own once a reader has asked for the tree, and follows
 //! the readers as they come and go. Only with a window: headless apps keep the default.
 
 use std::{

@@ -2,7 +2,7 @@
 //! zoom level, the find count. Each is an [`Announce`] message; `speak` says it as a polite
 //! status node ([`a11y::announcement`]) and keeps [`GAP`] between two.
 //!
-//! Orca 46 and later drop an announcement that comes within 100 ms of the app's last one
+//! Orca 48 drops an announcement that comes within 100 ms of the app's last one
 //! (docs/reading.md): a count that changed twice in quick typing lost the one it settled on. So
 //! what comes too soon waits until the gap has passed, and a newer announcement about the same
 //! thing replaces it: the count a person stops typing at is the one said, and said last.
