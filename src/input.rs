@@ -95,7 +95,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             (
-                caret::place_bar.in_set(FieldDrawing::Caret),
+                (selection::follow_the_layout, caret::place_bar)
+                    .chain()
+                    .in_set(FieldDrawing::Caret),
                 ime::place_ime_window.in_set(FieldDrawing::ImeWindow),
             ),
         );
@@ -180,10 +182,10 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
         // Input focus from the start: the keys are the field's, and a screen reader starts here.
         AutoFocus,
         text_field(
-            Field::default(),
+            Field::with_line_breaks(),
             palette,
             PLACEHOLDER,
-            accesskit::Role::TextInput,
+            accesskit::Role::MultilineTextInput,
             "메시지 입력",
         ),
         Node {

@@ -20,7 +20,7 @@
 //!
 //! | step | what happens | where | checked by |
 //! |---|---|---|---|
-//! | 1 | Enter: the field's line leaves as the widget's `TextInputSubmitMessage`, and the field is empty at once | `bevy_simple_text_input`'s own field, in the example | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
+//! | 1 | Enter: the field's line leaves as the widget's `TextInputSubmitMessage`, and the field is empty at once; in the full app, Shift+Enter breaks the line instead, and the break stays inside the message, since step 2 trims only its ends | `bevy_simple_text_input`'s own field, in the example | `the_input_is_cleared_after_every_submission_and_each_reply_follows_its_message` |
 //! | 2 | the line is trimmed; a blank one stops here, before anything is picked or kept | [`chat::normalize`], called by the system [`chat::record_submissions`], in [`AppSystems::Record`] | `blank_input_picks_nothing_and_changes_nothing` |
 //! | 3 | one reply is picked from [`chat::REPLIES`], with `rand`'s uniform choice | the resource [`chat::ReplyPicker`], called by the same system | `the_pick_is_called_exactly_once_per_valid_input_with_the_fixed_list` |
 //! | 4–5 | two entities, each with an immutable [`chat::ChatMessage`] and [`chat::Role`], appended user first to [`chat::MessageLog`]; the input and the reply to [`chat::SessionRecord`] | the same system | `one_and_several_inputs_are_normalized_answered_and_shown_in_order` |
@@ -112,12 +112,13 @@
 //! 6. `src/input/keymap.rs` (about 130 lines): `find_key` and `zoom_key`, which `route` asks
 //!    first, then `keys::opens_menu`; Enter in the chat's field means nothing to them. (While a
 //!    menu is open, `route` asks `menu_key` alone.)
-//! 7. `src/input/keys.rs` (about 410 lines): `action`, which says Enter is `Action::Submit`.
-//! 8. `src/input/edit.rs` (about 170 lines): `apply`, which on `Action::Submit` writes the
+//! 7. `src/input/keys.rs` (about 410 lines): `action`, which says Enter is `Action::Submit`
+//!    (and Shift+Enter `Action::NewLine`, a line break in the field).
+//! 8. `src/input/edit.rs` (about 230 lines): `apply`, which on `Action::Submit` writes the
 //!    message `Field::submit` returns.
 //! 9. `src/input/field.rs` (about 190 lines): [`input::Field::submit`] takes the line, keeps it
 //!    for Up and Down if it is not blank, and returns the widget's submit message.
-//! 10. `src/input/editor.rs` (about 600 lines): [`input::editor::LineEditor::take`], which
+//! 10. `src/input/editor.rs` (about 720 lines): [`input::editor::LineEditor::take`], which
 //!     empties the line.
 //! 11. `src/input.rs` (about 350 lines): the field's plugin, whose `FieldSystems` run after the
 //!     pass; among them `show_in_widget` (in `input/edit.rs`) shows the emptied line.
@@ -153,7 +154,7 @@
 //! `TextMetrics::width` also estimates each new row's height, from which `to_mount` chooses),
 //! `src/view/menu.rs` (about 1,080 lines), `src/view/find.rs` (about 780 lines),
 //! `src/view/selection.rs` (about 650 lines), `src/input/clock.rs` (about 50 lines),
-//! `src/input/selection.rs` (about 450 lines) and `src/input/clipboard.rs` (about 320 lines):
+//! `src/input/selection.rs` (about 520 lines) and `src/input/clipboard.rs` (about 320 lines):
 //! 33 files, about 10,470 lines in all. The core example is the same flow in four. Other
 //! systems run in the Enter's frame without being on its way: the caret's (`input/caret.rs`),
 //! the field's text for screen readers (`input/screen_reader.rs`) and the field's selection

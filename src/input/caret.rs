@@ -14,12 +14,12 @@ use bevy::{
     input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
     platform::time::Instant,
     prelude::*,
-    text::ComputedTextBlock,
-    window::{Ime, WindowFocused},
+    text::{LineBreak, TextBrush},
+    window::{Ime, PrimaryWindow, WindowFocused},
     winit::{UpdateMode, WinitSettings},
 };
 use bevy_simple_text_input::{TextInputCursorTimer, TextInputInactive};
-use parley::Cursor;
+use parley::{Cursor, Layout};
 
 use super::{
     Field,
@@ -182,56 +182,61 @@ pub(super) fn place_bar(
     mut lines: Query<
         (
             &LineText,
-            &ComputedTextBlock,
             &ComputedNode,
             &ChildOf,
             &Children,
             &mut Node,
+            &mut TextLayout,
         ),
         Without<CaretBar>,
     >,
     mut viewports: Query<
-        (&mut Node, &mut ScrollPosition, &Children),
+        (&mut Node, &ComputedNode, &mut ScrollPosition, &Children),
         (Without<LineText>, Without<CaretBar>),
     >,
     mut bars: Query<(&mut Node, &mut BackgroundColor), With<CaretBar>>,
     colors: Query<&TextColor>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    zoom: Res<UiScale>,
     mut commands: Commands,
 ) {
+    // The window's height in the UI's logical pixels (which the zoom scales).
+    let window = windows
+        .single()
+        .map_or(f32::INFINITY, |window| window.height() / zoom.0);
     for (entity, field, field_node) in &fields {
-        let Some((_, block, text_node, child_of, spans, mut text_style)) =
+        let Some((line_text, text_node, child_of, spans, mut text_style, mut text_layout)) =
             lines.iter_mut().find(|(line, ..)| line.field() == entity)
         else {
             continue;
         };
         let viewport_entity = child_of.parent();
-        let Ok((mut viewport, mut scroll, shown)) = viewports.get_mut(viewport_entity) else {
+        let Ok((mut viewport, viewport_node, mut scroll, shown)) =
+            viewports.get_mut(viewport_entity)
+        else {
             continue;
         };
         // Parley lays the line out in physical pixels; nodes are placed in logical ones.
-        let layout = block.buffer();
+        let layout = line_text.layout();
         let to_logical = text_node.inverse_scale_factor();
         let line = field.line();
         let geometry = Cursor::from_byte_index(layout, line.shown_caret(), line.affinity())
             .geometry(layout, 0.0);
         // On the pixel grid, as Bevy places nodes: a bar between two pixels would spill into a
         // third, past the view's edge at the line's end.
-        let x = (geometry.x0 as f32).round() * to_logical;
+        let [x, top, _, bottom] = [geometry.x0, geometry.y0, geometry.x1, geometry.y1]
+            .map(|at| (at as f32).round() * to_logical);
 
-        // The line starts at the view's left edge, with room after its end for the bar (which
-        // the widget's glyph used to take), and scrolls so that the bar is in view.
-        let room = Val::Px(CARET_WIDTH);
-        if text_style.padding.right != room {
-            text_style.padding.right = room;
-        }
-        if viewport.justify_content != JustifyContent::FlexStart {
-            viewport.justify_content = JustifyContent::FlexStart;
-        }
         let view = field_node.content_box().width() * field_node.inverse_scale_factor();
         let width = layout.width().ceil() * to_logical + CARET_WIDTH;
-        let left = scroll_to_show(x, width, view, scroll.x);
-        if scroll.x != left {
-            scroll.x = left;
+        let text = (line.keeps_breaks(), width, &mut *text_style);
+        scroll_sideways(text, (&mut *viewport, &mut *scroll), x, view);
+        // A field of many lines wraps them at its width (the widget lays out one line, and
+        // scrolls it sideways), grows with them up to its limit, then scrolls them.
+        if line.keeps_breaks() {
+            let text = (layout, to_logical, &mut *text_layout, &mut *text_style);
+            let view = (&mut *viewport, viewport_node, &mut *scroll);
+            fit_lines(text, view, (top, bottom), window);
         }
 
         // The spans are the text's children, the widget's caret span its second.
@@ -239,34 +244,126 @@ pub(super) fn place_bar(
             .get(CARET - 1)
             .and_then(|&span| colors.get(span).ok())
             .map_or(Color::NONE, |color| color.0);
-        let node = Node {
-            position_type: PositionType::Absolute,
-            left: Val::Px(x),
-            top: Val::Px(0.0),
-            width: Val::Px(CARET_WIDTH),
-            height: Val::Px(text_node.size().y * to_logical),
-            ..default()
-        };
+        let place = Rect::new(x, top, x + CARET_WIDTH, bottom);
         let bar = shown.iter().find(|&child| bars.contains(child));
         draw_bar(
             bar,
             viewport_entity,
-            (node, color),
+            (place, color),
             &mut bars,
             &mut commands,
         );
     }
 }
 
-/// Gives the caret's `bar` (spawned in the line's viewport the first time) its place and
-/// colour.
+/// Starts the line at the view's left edge, with room after its end for the bar (which the
+/// widget's glyph used to take), and scrolls it sideways so that the bar at `x` is in a view
+/// `view` wide; `text` says whether it wraps (lines that do never scroll sideways), its width
+/// and its node.
+fn scroll_sideways(
+    (wraps, width, text_node): (bool, f32, &mut Node),
+    (viewport, scroll): (&mut Node, &mut ScrollPosition),
+    x: f32,
+    view: f32,
+) {
+    let room = Val::Px(CARET_WIDTH);
+    if text_node.padding.right != room {
+        text_node.padding.right = room;
+    }
+    if viewport.justify_content != JustifyContent::FlexStart {
+        viewport.justify_content = JustifyContent::FlexStart;
+    }
+    let left = if wraps {
+        0.0
+    } else {
+        scroll_to_show(x, width, view, scroll.x)
+    };
+    if scroll.x != left {
+        scroll.x = left;
+    }
+}
+
+/// Lets a field of many lines wrap them (`text`: its layout, the scale to logical pixels, its
+/// settings and its node), grow to [`tallest`] in a window `window` tall, and scroll its `view`
+/// so that the caret's line (`top` to `bottom`) is in view.
+fn fit_lines(
+    (layout, to_logical, text_layout, text_node): (
+        &Layout<TextBrush>,
+        f32,
+        &mut TextLayout,
+        &mut Node,
+    ),
+    (viewport, viewport_node, scroll): (&mut Node, &ComputedNode, &mut ScrollPosition),
+    (top, bottom): (f32, f32),
+    window: f32,
+) {
+    // As wide as the view, to wrap at its edge; as tall as its lines, not stretched or squeezed
+    // to the view's height.
+    let full = Val::Percent(100.0);
+    if (viewport.width, text_node.width, text_node.align_self) != (full, full, AlignSelf::FlexStart)
+    {
+        viewport.width = full;
+        text_node.width = full;
+        text_node.align_self = AlignSelf::FlexStart;
+    }
+    let wrap = LineBreak::WordOrCharacter;
+    if text_layout.linebreak != wrap {
+        text_layout.linebreak = wrap;
+    }
+    if viewport.overflow != Overflow::scroll() {
+        viewport.overflow = Overflow::scroll();
+    }
+    let line_height = layout
+        .lines()
+        .next()
+        .map_or(bottom - top, |line| line.metrics().line_height * to_logical);
+    let limit = Val::Px(tallest(line_height, window));
+    if viewport.max_height != limit {
+        viewport.max_height = limit;
+    }
+    let view = viewport_node.size().y * viewport_node.inverse_scale_factor();
+    let height = layout.height().ceil() * to_logical;
+    let down = scroll
+        .y
+        .min(top)
+        .max(bottom - view)
+        .clamp(0.0, (height - view).max(0.0));
+    if view > 0.0 && scroll.y != down {
+        scroll.y = down;
+    }
+}
+
+/// How many of its lines a field of many lines shows before it scrolls them: about as many
+/// as a chat client's field does.
+pub const FIELD_LINES: f32 = 8.0;
+
+/// How tall a field of many lines grows, in logical pixels, with lines `line_height` tall in a
+/// window `window` tall: [`FIELD_LINES`] lines, but no more than two fifths of the window, so
+/// that the conversation keeps most of it, and never less than one line.
+fn tallest(line_height: f32, window: f32) -> f32 {
+    (FIELD_LINES * line_height)
+        .min(window * 0.4)
+        .max(line_height)
+        .ceil()
+}
+
+/// Gives the caret's `bar` (spawned in the line's viewport the first time) its place (in the
+/// viewport's logical pixels) and colour.
 fn draw_bar(
     bar: Option<Entity>,
     viewport: Entity,
-    (node, color): (Node, Color),
+    (place, color): (Rect, Color),
     bars: &mut Query<(&mut Node, &mut BackgroundColor), With<CaretBar>>,
     commands: &mut Commands,
 ) {
+    let node = Node {
+        position_type: PositionType::Absolute,
+        left: Val::Px(place.min.x),
+        top: Val::Px(place.min.y),
+        width: Val::Px(place.width()),
+        height: Val::Px(place.height()),
+        ..default()
+    };
     if let Some((mut bar, mut background)) = bar.and_then(|bar| bars.get_mut(bar).ok()) {
         bar.set_if_neq(node);
         background.set_if_neq(BackgroundColor(color));

@@ -3,21 +3,17 @@
 //! Which field a key edits, and in which order keys and IME text come, is the keyboard's pass
 //! (`keyboard/typing.rs`), which calls these.
 
-use bevy::{
-    ecs::system::SystemParam,
-    prelude::*,
-    text::{ComputedTextBlock, TextBrush},
-    window::Ime,
-};
+use bevy::{ecs::system::SystemParam, prelude::*, text::TextBrush, window::Ime};
 use bevy_simple_text_input::{
     TextInputCursorPos, TextInputInactive, TextInputSubmitMessage, TextInputValue,
 };
 use parley::Layout;
 
 use super::{
-    ConversationInput, CopyNewestReply, Field, FieldFull,
+    ConversationInput, CopyNewestReply, Field, FieldFull, Walk,
     clipboard::WriteClipboard,
     editor::{LineEditor, Motion},
+    field::History,
     keys::Action,
     selection::{LineText, OnScreen},
 };
@@ -37,12 +33,12 @@ pub(crate) struct Edits<'w> {
 /// it is (`input/selection.rs`).
 pub(crate) fn laid_out<'a>(
     field: Entity,
-    line_text: &'a Query<(&LineText, &ComputedTextBlock)>,
+    line_text: &'a Query<&LineText>,
 ) -> Option<(&'a LineText, &'a Layout<TextBrush>)> {
     line_text
         .iter()
-        .find(|(text, _)| text.field() == field)
-        .map(|(text, block)| (text, block.buffer()))
+        .find(|text| text.field() == field)
+        .map(|text| (text, text.layout()))
 }
 
 /// Drops every field's composition: the window lost focus, and the input method with it.
@@ -84,24 +80,10 @@ pub(crate) fn apply(
     }
     let Field { line, history } = field;
     match action {
-        // Left and Right move the caret on screen, the way they point, through text in either
-        // direction, once the layout shows the line as it is; a selection collapses to its end
-        // on their side, below.
-        Action::Move(motion @ (Motion::Left | Motion::Right), extend)
-            if (extend || line.selection().is_empty())
-                && let Some(on_screen) =
-                    laid_out.and_then(|(text, layout)| OnScreen::of(text, layout, line)) =>
-        {
-            if let Some((at, affinity)) = on_screen.step(line, motion == Motion::Right) {
-                line.place_beside(at, affinity, extend);
-            }
+        Action::Move(motion, extend) => {
+            let on_screen = laid_out.and_then(|(text, layout)| OnScreen::of(text, layout, line));
+            move_caret(line, history, on_screen, (motion, extend), out);
         }
-        // The other moves go through the text; in a line that runs right to left, the arrows
-        // go the other way through it. So do Left and Right where the layout has not caught up.
-        Action::Move(motion, extend) if starts_right_to_left(line.text()) => {
-            line.move_caret(motion.mirrored(), extend)
-        }
-        Action::Move(motion, extend) => line.move_caret(motion, extend),
         Action::Delete(motion) => line.delete(motion),
         Action::SelectAll => line.select_all(),
         Action::Copy => match line.selected_text() {
@@ -127,8 +109,11 @@ pub(crate) fn apply(
         Action::Redo => {
             line.redo();
         }
-        Action::Earlier => history.earlier(line),
-        Action::Later => history.later(line),
+        Action::NewLine if line.keeps_breaks() => {
+            if !line.type_text("\n") {
+                out.full.write(FieldFull(entity));
+            }
+        }
         Action::Type(text) => {
             if !line.type_text(&text) {
                 out.full.write(FieldFull(entity));
@@ -136,7 +121,79 @@ pub(crate) fn apply(
         }
         // Submit is sent above; a paste is started by the caller, since it waits for the
         // clipboard.
-        Action::Submit | Action::Paste => {}
+        // A one-line field breaks no line.
+        Action::Submit | Action::Paste | Action::NewLine => {}
+    }
+}
+
+/// Moves `line`'s caret as `motion` says, the selection's far end kept when `extend`: on the
+/// lines on screen once `on_screen` shows the text as it is, else through the text.
+fn move_caret(
+    line: &mut LineEditor,
+    history: &mut History,
+    on_screen: Option<OnScreen>,
+    (motion, extend): (Motion, bool),
+    out: &mut Edits,
+) {
+    match (motion, extend) {
+        // Up on the first line and Down on the last walk the lines sent before, as in a shell;
+        // with nothing to walk to, the caret goes to the first line's start or the last one's end.
+        (motion @ (Motion::Up | Motion::Down), false)
+            if on_edge_line(line, on_screen, motion)
+                && if motion == Motion::Up {
+                    history.earlier(line)
+                } else {
+                    history.later(line)
+                } => {}
+        // Ctrl+Home and Ctrl+End in a field of one line scroll the conversation, which has
+        // more to reach than the line's Home and End.
+        (motion @ (Motion::TextStart | Motion::TextEnd), _)
+            if line.keeps_breaks()
+                && on_screen.map_or(!line.text().contains('\n'), |screen| screen.lines() == 1) =>
+        {
+            let end = match motion {
+                Motion::TextStart => Walk::First,
+                _ => Walk::Last,
+            };
+            out.conversation.write(ConversationInput::Scroll(end));
+        }
+        // Up, Down, Home and End follow the lines on screen, wrapped ones too, once the layout
+        // shows the text as it is.
+        (motion @ (Motion::Up | Motion::Down | Motion::Home | Motion::End), extend)
+            if let Some(on_screen) = on_screen =>
+        {
+            let (at, affinity) = on_screen.by_lines(line, motion);
+            line.place_beside(at, affinity, extend);
+        }
+        // Left and Right move the caret on screen, the way they point, through text in either
+        // direction, once the layout shows the line as it is; a selection collapses to its end
+        // on their side, below.
+        (motion @ (Motion::Left | Motion::Right), extend)
+            if (extend || line.selection().is_empty())
+                && let Some(on_screen) = on_screen =>
+        {
+            if let Some((at, affinity)) = on_screen.step(line, motion == Motion::Right) {
+                line.place_beside(at, affinity, extend);
+            }
+        }
+        // The other moves go through the text; in a line that runs right to left, the arrows
+        // go the other way through it. So do Left and Right where the layout has not caught up.
+        (motion, extend) if starts_right_to_left(line.text()) => {
+            line.move_caret(motion.mirrored(), extend)
+        }
+        (motion, extend) => line.move_caret(motion, extend),
+    }
+}
+
+/// Whether `line`'s caret is on its first line (`Up`) or last (`Down`), on screen when the
+/// layout shows it, else by its hard line breaks.
+fn on_edge_line(line: &LineEditor, on_screen: Option<OnScreen>, motion: Motion) -> bool {
+    let up = motion == Motion::Up;
+    match on_screen {
+        Some(screen) if up => screen.caret_line(line) == 0,
+        Some(screen) => screen.caret_line(line) + 1 >= screen.lines(),
+        None if up => line.on_first_line(),
+        None => line.on_last_line(),
     }
 }
 

@@ -1,6 +1,11 @@
-//! The line being typed, and what editing does to it: a caret and a selection that move by
-//! grapheme clusters and words (Unicode's UAX #29), insertion that keeps the line one line and
-//! within its limit, and undo. Plain Rust, no Bevy: `super` turns keys into calls on it.
+//! The text being typed, and what editing does to it: a caret and a selection that move by
+//! grapheme clusters, words (Unicode's UAX #29) and lines, insertion that keeps the text within
+//! its limit (on one line, or with its line breaks where the field allows them), and undo.
+//! Plain Rust, no Bevy: `super` turns keys into calls on it.
+//!
+//! The moves here go through the text. Where the text wraps, Up, Down, Home and End follow the
+//! lines on screen instead, from the layout (`super::selection::OnScreen`); the moves here are
+//! what they fall back to before the text is laid out, by its hard line breaks.
 //!
 //! Positions are byte offsets into the text, always on a grapheme cluster's boundary, so no
 //! move or deletion can split an emoji sequence, a flag, a syllable written as conjoining jamo
@@ -32,6 +37,14 @@ pub enum Motion {
     Home,
     /// To the end of the line.
     End,
+    /// To the line above, at the same column; on the first line, to its start.
+    Up,
+    /// To the line below, at the same column; on the last line, to its end.
+    Down,
+    /// To the start of the text (Ctrl+Home).
+    TextStart,
+    /// To the end of the text (Ctrl+End).
+    TextEnd,
 }
 
 impl Motion {
@@ -45,7 +58,7 @@ impl Motion {
             Self::Right => Self::Left,
             Self::WordLeft => Self::WordRight,
             Self::WordRight => Self::WordLeft,
-            Self::Home | Self::End => self,
+            _ => self,
         }
     }
 }
@@ -70,11 +83,13 @@ struct Snapshot {
 /// How many steps undo goes back at most.
 const UNDO_DEPTH: usize = 100;
 
-/// One line of editable text.
+/// Editable text: one line, or several where the field keeps line breaks.
 #[derive(Debug, Clone)]
 pub struct LineEditor {
     now: Snapshot,
     max_chars: usize,
+    /// Whether a line break stays one (a multi-line field) or becomes a space (a one-line one).
+    keeps_breaks: bool,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
     /// The last change, and where it left the caret: typing right there continues its step.
@@ -87,7 +102,8 @@ pub struct LineEditor {
 }
 
 impl LineEditor {
-    /// An empty line that holds at most `max_chars` characters.
+    /// An empty line that holds at most `max_chars` characters, on one line: a line break
+    /// inserted becomes a space.
     pub fn new(max_chars: usize) -> Self {
         Self {
             now: Snapshot {
@@ -96,12 +112,27 @@ impl LineEditor {
                 anchor: 0,
             },
             max_chars,
+            keeps_breaks: false,
             undo: Vec::new(),
             redo: Vec::new(),
             last: None,
             composing: None,
             affinity: Affinity::Upstream,
         }
+    }
+
+    /// An empty text of at most `max_chars` characters that keeps the line breaks inserted into
+    /// it (as LF: CR LF and a lone CR become one).
+    pub fn with_line_breaks(max_chars: usize) -> Self {
+        Self {
+            keeps_breaks: true,
+            ..Self::new(max_chars)
+        }
+    }
+
+    /// Whether a line break inserted stays one.
+    pub fn keeps_breaks(&self) -> bool {
+        self.keeps_breaks
     }
 
     /// The text.
@@ -170,7 +201,7 @@ impl LineEditor {
         if !self.selection().is_empty() {
             self.delete(Motion::Left);
         }
-        let line = one_line(text);
+        let line = clean(text, false);
         let kept = fit(&line, self.room());
         let caret = caret
             .filter(|&caret| kept.is_char_boundary(caret.min(kept.len())))
@@ -275,11 +306,24 @@ impl LineEditor {
         self.paste(text);
     }
 
-    /// Takes the line, leaving an empty one with no undo history: what Enter does.
+    /// Takes the text, leaving an empty one with no undo history: what Enter does.
     pub fn take(&mut self) -> String {
         let line = std::mem::take(&mut self.now.text);
-        *self = Self::new(self.max_chars);
+        *self = Self {
+            keeps_breaks: self.keeps_breaks,
+            ..Self::new(self.max_chars)
+        };
         line
+    }
+
+    /// Whether the caret is on the text's first line, by its hard line breaks.
+    pub fn on_first_line(&self) -> bool {
+        !self.now.text[..self.now.caret].contains('\n')
+    }
+
+    /// Whether the caret is on the text's last line, by its hard line breaks.
+    pub fn on_last_line(&self) -> bool {
+        !self.now.text[self.now.caret..].contains('\n')
     }
 
     /// Whether there is a step to go back ([`Self::undo`]).
@@ -323,7 +367,7 @@ impl LineEditor {
     }
 
     fn insert(&mut self, text: &str, change: Change) -> bool {
-        let line = one_line(text);
+        let line = clean(text, self.keeps_breaks);
         let kept = fit(&line, self.room());
         let fitted = kept.len() == line.len();
         if kept.is_empty() && self.selection().is_empty() {
@@ -392,9 +436,30 @@ impl LineEditor {
                 .map(|word| word.end)
                 .find(|&end| end > caret)
                 .unwrap_or(text.len()),
-            Motion::Home => 0,
-            Motion::End => text.len(),
+            Motion::Home => line_start(text, caret),
+            Motion::End => line_end(text, caret),
+            Motion::Up if self.on_first_line() => 0,
+            Motion::Down if self.on_last_line() => text.len(),
+            Motion::Up => self.same_column(line_start(text, caret) - 1),
+            Motion::Down => self.same_column(line_end(text, caret) + 1),
+            Motion::TextStart => 0,
+            Motion::TextEnd => text.len(),
         }
+    }
+
+    /// The place on the line holding the byte `on` as many grapheme clusters into it as the
+    /// caret is into its own, or that line's end.
+    fn same_column(&self, on: usize) -> usize {
+        let text = &self.now.text;
+        let caret = self.now.caret;
+        let column = text[line_start(text, caret)..caret].graphemes(true).count();
+        let start = line_start(text, on);
+        let line = &text[start..line_end(text, on)];
+        start
+            + line
+                .grapheme_indices(true)
+                .nth(column)
+                .map_or(line.len(), |(at, _)| at)
     }
 
     /// `at`, or the nearest cluster boundary before it.
@@ -438,6 +503,16 @@ pub fn nearest_boundary(text: &str, at: usize) -> usize {
         })
 }
 
+/// Where the line of `text` holding the byte `at` starts: after the line break before it.
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |end| end + 1)
+}
+
+/// Where the line of `text` holding the byte `at` ends: at the line break after it.
+fn line_end(text: &str, at: usize) -> usize {
+    text[at..].find('\n').map_or(text.len(), |end| at + end)
+}
+
 /// The words of `text` (UAX #29 segments with a letter or digit in them), as byte ranges:
 /// spaces and punctuation between them are not words to stop at.
 fn words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
@@ -446,15 +521,20 @@ fn words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
         .map(|(start, word)| start..start + word.len())
 }
 
-/// `text` on one line: each line break (CR LF counts as one) and other control character
-/// becomes a space.
-fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(char::is_control) {
+/// `text` as a field takes it: each line break (CR LF, a lone CR or LF) stays one LF where
+/// `keeps_breaks`, else becomes a space; every other control character becomes a space.
+fn clean(text: &str, keeps_breaks: bool) -> std::borrow::Cow<'_, str> {
+    if !text.contains(|c: char| c.is_control() && !(keeps_breaks && c == '\n')) {
         return text.into();
     }
-    text.replace("\r\n", " ")
+    let breaks = if keeps_breaks { '\n' } else { ' ' };
+    text.replace("\r\n", "\n")
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        .map(|c| match c {
+            '\n' | '\r' => breaks,
+            c if c.is_control() => ' ',
+            c => c,
+        })
         .collect::<String>()
         .into()
 }
@@ -577,6 +657,65 @@ mod tests {
         // The family emoji is five characters: it fits whole or not at all.
         assert!(!editor.paste("ab👨\u{200d}👩\u{200d}👧"));
         assert_eq!(editor.text(), "ab");
+    }
+
+    #[test]
+    fn a_text_with_line_breaks_keeps_them_as_lf_and_only_them() {
+        let mut editor = LineEditor::with_line_breaks(20);
+        assert!(editor.paste("a\r\nb\rc\nd\te\u{7}"));
+        assert_eq!(editor.text(), "a\nb\nc\nd e ");
+        let mut editor = LineEditor::with_line_breaks(3);
+        assert!(!editor.paste("a\nb\nc"), "a break counts as a character");
+        assert_eq!(editor.take(), "a\nb");
+        assert!(
+            editor.keeps_breaks(),
+            "an emptied field keeps breaking lines"
+        );
+    }
+
+    #[test]
+    fn up_down_home_and_end_follow_the_hard_lines_before_a_layout_does() {
+        use Motion::*;
+        let mut editor = LineEditor::with_line_breaks(100);
+        editor.paste("첫째 줄\nab\n셋째 줄이다");
+        let at = |editor: &LineEditor| editor.caret();
+        assert!(editor.on_last_line() && !editor.on_first_line());
+        editor.move_caret(Home, false);
+        assert_eq!(
+            at(&editor),
+            "첫째 줄\nab\n".len(),
+            "Home: this line's start"
+        );
+        editor.move_caret(Right, false);
+        editor.move_caret(Right, false);
+        editor.move_caret(Up, false);
+        assert_eq!(
+            at(&editor),
+            "첫째 줄\nab".len(),
+            "two clusters in, on a shorter line"
+        );
+        editor.move_caret(Up, true);
+        assert_eq!(
+            editor.selected_text(),
+            Some(" 줄\nab"),
+            "Shift+Up selects up"
+        );
+        editor.move_caret(Up, false);
+        assert_eq!(at(&editor), 0, "Up on the first line goes to its start");
+        editor.move_caret(End, false);
+        assert_eq!(at(&editor), "첫째 줄".len(), "End: this line's end");
+        editor.move_caret(TextEnd, false);
+        assert_eq!(at(&editor), editor.text().len());
+        editor.move_caret(TextStart, false);
+        editor.move_caret(Down, false);
+        editor.move_caret(Down, false);
+        assert_eq!(at(&editor), "첫째 줄\nab\n".len());
+        editor.move_caret(Down, false);
+        assert_eq!(
+            at(&editor),
+            editor.text().len(),
+            "Down on the last line: its end"
+        );
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub struct Field {
 }
 
 impl Default for Field {
+    /// A field of one line, as the find bar's.
     fn default() -> Self {
         Self {
             line: LineEditor::new(usize::from(MAX_INPUT_CHARS)),
@@ -39,6 +40,14 @@ impl Default for Field {
 }
 
 impl Field {
+    /// A field whose text may hold line breaks (Shift+Enter, a paste): the chat's.
+    pub fn with_line_breaks() -> Self {
+        Self {
+            line: LineEditor::with_line_breaks(usize::from(MAX_INPUT_CHARS)),
+            ..default()
+        }
+    }
+
     /// The line being typed.
     pub fn line(&self) -> &LineEditor {
         &self.line
@@ -111,25 +120,28 @@ impl History {
         self.draft.clear();
     }
 
-    /// Shows the line before the one shown; the first Up keeps the line being typed.
-    pub(crate) fn earlier(&mut self, line: &mut LineEditor) {
+    /// Shows the line before the one shown; the first Up keeps the line being typed. Returns
+    /// whether there was one.
+    pub(crate) fn earlier(&mut self, line: &mut LineEditor) -> bool {
         let at = match self.at {
-            None if self.lines.is_empty() => return,
+            None if self.lines.is_empty() => return false,
             None => {
                 self.draft = line.text().to_owned();
                 self.lines.len() - 1
             }
-            Some(0) => return,
+            Some(0) => return false,
             Some(at) => at - 1,
         };
         self.at = Some(at);
         line.replace_all(&self.lines[at]);
+        true
     }
 
     /// Shows the line after the one shown, and after the newest, the line that was being typed.
-    pub(crate) fn later(&mut self, line: &mut LineEditor) {
+    /// Returns whether the walk had one to show.
+    pub(crate) fn later(&mut self, line: &mut LineEditor) -> bool {
         let Some(at) = self.at else {
-            return;
+            return false;
         };
         if at + 1 < self.lines.len() {
             self.at = Some(at + 1);
@@ -138,6 +150,7 @@ impl History {
             self.at = None;
             line.replace_all(&std::mem::take(&mut self.draft));
         }
+        true
     }
 }
 

@@ -37,12 +37,10 @@ pub enum Action {
     Undo,
     /// Redo an undone edit.
     Redo,
-    /// The line submitted before the one shown.
-    Earlier,
-    /// The line submitted after the one shown, or the line being typed.
-    Later,
     /// Send the line.
     Submit,
+    /// Break the line at the caret (Shift+Enter), in a field that holds more than one.
+    NewLine,
     /// Insert this text.
     Type(String),
 }
@@ -196,12 +194,11 @@ pub fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Option<Conversat
     })
 }
 
-/// The key press that scrolls the conversation while focus is in the field: PageUp, PageDown,
-/// Ctrl+Home and Ctrl+End (Home and End alone move the field's caret).
+/// The key press that scrolls the conversation while focus is in the field: PageUp and
+/// PageDown. (Ctrl+Home and Ctrl+End do too while the field holds one line: `input/edit.rs`.)
 pub fn scroll(key: &KeyboardInput, held: Modifiers) -> Option<Walk> {
     match in_conversation(key, held)? {
         ConversationInput::Walk(page @ (Walk::PageUp | Walk::PageDown)) => Some(page),
-        ConversationInput::Walk(end @ (Walk::First | Walk::Last)) if held.ctrl() => Some(end),
         _ => None,
     }
 }
@@ -289,8 +286,8 @@ impl Modifiers {
 }
 
 /// What the key press `key` asks of the field, with `held` held; `None` for keys the field
-/// leaves alone (releases, Escape, the page keys and Ctrl+Home/End, which scroll the
-/// conversation ([`scroll`]), and any shortcut it does not know).
+/// leaves alone (releases, Escape, the page keys, which scroll the conversation ([`scroll`]),
+/// and any shortcut it does not know).
 pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
     use Action::*;
     if !key.state.is_pressed() {
@@ -300,6 +297,7 @@ pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
     let bare = !held.shortcut();
     let word = |plain, word| if ctrl { word } else { plain };
     let action = match meaning(key) {
+        KeyCode::Enter | KeyCode::NumpadEnter if bare && shift => NewLine,
         KeyCode::Enter | KeyCode::NumpadEnter if bare => Submit,
         KeyCode::Backspace | KeyCode::NumpadBackspace => {
             Delete(word(Motion::Left, Motion::WordLeft))
@@ -310,10 +308,10 @@ pub fn action(key: &KeyboardInput, held: Modifiers) -> Option<Action> {
         KeyCode::Insert if shift && !ctrl => Paste,
         KeyCode::ArrowLeft => Move(word(Motion::Left, Motion::WordLeft), shift),
         KeyCode::ArrowRight => Move(word(Motion::Right, Motion::WordRight), shift),
-        KeyCode::Home if !ctrl => Move(Motion::Home, shift),
-        KeyCode::End if !ctrl => Move(Motion::End, shift),
-        KeyCode::ArrowUp if bare => Earlier,
-        KeyCode::ArrowDown if bare => Later,
+        KeyCode::Home => Move(word(Motion::Home, Motion::TextStart), shift),
+        KeyCode::End => Move(word(Motion::End, Motion::TextEnd), shift),
+        KeyCode::ArrowUp if bare => Move(Motion::Up, shift),
+        KeyCode::ArrowDown if bare => Move(Motion::Down, shift),
         _ if ctrl => return letter_shortcut(key, shift),
         _ if bare => return typed(key).map(Type),
         _ => return None,

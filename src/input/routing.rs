@@ -12,6 +12,7 @@ use bevy::input::keyboard::KeyboardInput;
 
 use super::{
     ConversationInput,
+    editor::Motion,
     keymap::{BarState, Find, MenuKey, Zoom, find_key, menu_key, zoom_key},
     keys::{self, Action, Modifiers},
 };
@@ -84,8 +85,9 @@ pub(crate) fn route(
     }
 }
 
-/// Tab, Shift+Tab and F6 go to the conversation; the page keys and Ctrl+Home or Ctrl+End scroll
-/// it, with focus staying here; the rest edit the line.
+/// Tab, Shift+Tab and F6 go to the conversation; the page keys scroll it, with focus staying
+/// here; the rest edit the line (where Ctrl+Home and Ctrl+End scroll the conversation too while
+/// the line is one: `input/edit.rs`).
 fn in_chat_field(key: &KeyboardInput, held: Modifiers) -> Route {
     if keys::switches_focus(key, held) {
         Route::Focus(KeyTarget::Conversation)
@@ -96,10 +98,12 @@ fn in_chat_field(key: &KeyboardInput, held: Modifiers) -> Route {
     }
 }
 
-/// The find bar's line edits as the chat's does, but sends nothing and has no history.
+/// The find bar's line edits as the chat's does, but is one line: it sends nothing, breaks no
+/// line and has no history or lines to walk.
 fn in_find_bar(key: &KeyboardInput, held: Modifiers) -> Route {
     match keys::action(key, held) {
-        Some(Action::Submit | Action::Earlier | Action::Later) | None => Route::Ignore,
+        Some(Action::Submit | Action::NewLine | Action::Move(Motion::Up | Motion::Down, _))
+        | None => Route::Ignore,
         action => edit(KeyTarget::FindBar, action),
     }
 }

@@ -2,8 +2,9 @@
 //! selection are in it.
 //!
 //! AccessKit reads a text entry's text from *text run* nodes inside it, each with the length
-//! in UTF-8 bytes of every character, and its caret as a position in one of those runs. The
-//! field is one line, so one run holds all of it. A character here is one `char`; the caret
+//! in UTF-8 bytes of every character, and its caret as a position in one of those runs. A run
+//! is a line to a reader: each of the field's lines is one, ending with its line break, so Up
+//! and Down read the line the caret lands on. A character here is one `char`; the caret
 //! stops only between grapheme clusters, which are whole runs of such characters, so the
 //! reader's caret and the one on screen always agree.
 
@@ -39,17 +40,26 @@ pub(super) fn text_run() -> impl Bundle {
 
 /// Tells the field's text, caret and selection whenever the line changes.
 pub(super) fn describe_field(
-    mut fields: Query<(&TextInputValue, &Field, &mut AccessibilityNode, &Children), Changed<Field>>,
+    mut fields: Query<
+        (
+            Entity,
+            &TextInputValue,
+            &Field,
+            &mut AccessibilityNode,
+            &Children,
+        ),
+        Changed<Field>,
+    >,
     mut runs: Query<&mut AccessibilityNode, (With<FieldText>, Without<Field>)>,
+    mut commands: Commands,
 ) {
-    for (value, field, mut entry, children) in &mut fields {
-        let Some(run_entity) = children.iter().find(|&child| runs.contains(child)) else {
-            continue;
-        };
-        let Ok(mut run) = runs.get_mut(run_entity) else {
-            continue;
-        };
-        let lengths: Vec<u8> = value.0.chars().map(|c| c.len_utf8() as u8).collect();
+    for (entity, value, field, mut entry, children) in &mut fields {
+        let run_entities: Vec<Entity> = children
+            .iter()
+            .filter(|&child| runs.contains(child))
+            .collect();
+        let lines = lines_of(&value.0);
+        let run_entities = runs_for(&lines, run_entities, entity, &mut runs, &mut commands);
         let line = field.line();
         // The selection's far end, or the caret when nothing is selected.
         let selection = line.selection();
@@ -58,17 +68,23 @@ pub(super) fn describe_field(
         } else {
             selection.start
         };
-        let characters = lengths.len();
-        let at = |byte: usize| TextPosition {
-            // The node id Bevy gives an entity's node.
-            node: NodeId(run_entity.to_bits()),
-            character_index: value
-                .0
-                .get(..byte)
-                .map_or(characters, |before| before.chars().count()),
+        // The run holding a byte of the text, and how many characters into it the byte is.
+        let at = |byte: usize| {
+            let mut start = 0;
+            for (index, run) in lines.iter().enumerate() {
+                let last = index + 1 == lines.len();
+                if byte < start + run.len() || last {
+                    let within = value.0.get(start..byte.max(start)).unwrap_or(run);
+                    return TextPosition {
+                        // The node id Bevy gives an entity's node.
+                        node: NodeId(run_entities[index].to_bits()),
+                        character_index: within.chars().count().min(run.chars().count()),
+                    };
+                }
+                start += run.len();
+            }
+            unreachable!("the text has a run")
         };
-        run.set_value(value.0.as_str());
-        run.set_character_lengths(lengths);
         // Platforms that read a value rather than text runs (UI Automation's value pattern).
         entry.set_value(value.0.as_str());
         entry.set_text_selection(TextSelection {
@@ -80,4 +96,49 @@ pub(super) fn describe_field(
             focus: at(line.shown_caret()),
         });
     }
+}
+
+/// The text's lines as a reader's runs take them: each with its line break, and an empty last
+/// one after a break at the end (the caret can stand there).
+fn lines_of(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    if text.is_empty() || text.ends_with('\n') {
+        lines.push("");
+    }
+    lines
+}
+
+/// Gives each of `lines` a run among the field's, reusing `existing` in order, spawning more
+/// and despawning the rest; returns the runs in order.
+fn runs_for(
+    lines: &[&str],
+    mut existing: Vec<Entity>,
+    field: Entity,
+    runs: &mut Query<&mut AccessibilityNode, (With<FieldText>, Without<Field>)>,
+    commands: &mut Commands,
+) -> Vec<Entity> {
+    for surplus in existing.split_off(lines.len().min(existing.len())) {
+        commands.entity(surplus).despawn();
+    }
+    for (index, line) in lines.iter().enumerate() {
+        let mut node = AccessNode::new(AccessRole::TextRun);
+        node.set_value(*line);
+        node.set_character_lengths(line.chars().map(|c| c.len_utf8() as u8).collect::<Vec<_>>());
+        match existing.get(index) {
+            Some(&run) => {
+                if let Ok(mut run) = runs.get_mut(run) {
+                    run.0 = node;
+                }
+            }
+            None => {
+                let run = commands
+                    .spawn(text_run())
+                    .insert(AccessibilityNode(node))
+                    .id();
+                commands.entity(field).add_child(run);
+                existing.push(run);
+            }
+        }
+    }
+    existing
 }

@@ -24,19 +24,21 @@ use bevy::{
     input_focus::{FocusCause, InputFocus},
     platform::time::Instant,
     prelude::*,
-    text::{ComputedTextBlock, TextBackgroundColor, TextBrush, Underline, UnderlineColor},
+    text::{
+        ComputedTextBlock, LineBreak, TextBackgroundColor, TextBrush, Underline, UnderlineColor,
+    },
     ui::UiGlobalTransform,
     window::WindowEvent,
 };
 use bevy_simple_text_input::{TextInputTextColor, TextInputTextFont};
-use parley::{Cluster, Cursor, Layout};
+use parley::{AlignmentOptions, Cluster, Cursor, Layout, Selection};
 
 use super::window_scale;
 use super::{
     Field, FieldDrawing,
     clipboard::WritePrimary,
     clock::InputClock,
-    editor::{Affinity, LineEditor, nearest_boundary},
+    editor::{Affinity, LineEditor, Motion, nearest_boundary},
 };
 use crate::{
     PointerGrab,
@@ -75,29 +77,36 @@ enum Decoration {
 /// the IME, the mouse, the arrows and the caret find it by this, without a walk through the
 /// widget's nodes. With the line that [`decorate`] last gave it, which is what its layout shows:
 /// byte for byte, since the widget's caret glyph is taken out of it.
-#[derive(Component, Debug)]
+#[derive(Component)]
 pub(crate) struct LineText {
     /// The field whose line this is.
     field: Entity,
     /// The line as shown (with the composition, if any).
     shown: String,
+    /// Its layout as drawn, kept by [`follow_the_layout`].
+    layout: Layout<TextBrush>,
 }
-
 impl LineText {
     /// The field whose line this is.
     pub(super) fn field(&self) -> Entity {
         self.field
     }
 
-    /// Where a click at `x` (physical pixels from the text's left edge) lands: the byte the
+    /// The line's layout as drawn (see [`follow_the_layout`]).
+    pub(super) fn layout(&self) -> &Layout<TextBrush> {
+        &self.layout
+    }
+
+    /// Where a click at `at` (physical pixels from the text's top left corner) lands: the byte the
     /// caret goes to and the side it shows beside, and the start of the clicked cluster (what a
     /// double-click's word is looked up from). Both come from Parley's hit test on the line's
     /// own layout, which knows where each cluster was drawn, in either direction and however
     /// many glyphs it took.
-    fn hit(&self, layout: &Layout<TextBrush>, x: f32) -> ((usize, Affinity), usize) {
-        let cursor = Cursor::from_point(layout, x, 0.0);
+    fn hit(&self, at: Vec2) -> ((usize, Affinity), usize) {
+        let layout = &self.layout;
+        let cursor = Cursor::from_point(layout, at.x, at.y);
         let caret = cursor.index();
-        let cluster = Cluster::from_point(layout, x, 0.0)
+        let cluster = Cluster::from_point(layout, at.x, at.y)
             .map_or(caret, |(cluster, _)| cluster.text_range().start);
         let at = nearest_boundary(&self.shown, caret);
         // Moved to a cluster's end, the caret shows after that cluster.
@@ -131,13 +140,54 @@ impl<'a> OnScreen<'a> {
         current.then_some(Self { laid_out, layout })
     }
 
+    /// How many lines the text takes on screen, wrapped lines counted.
+    pub(super) fn lines(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// Which line on screen `line`'s caret is on, counted from 0.
+    pub(super) fn caret_line(&self, line: &LineEditor) -> usize {
+        let y = self.caret(line).geometry(self.layout, 0.0).y0 as f32;
+        self.layout
+            .lines()
+            .position(|line| y < line.metrics().block_max_coord)
+            .unwrap_or(self.lines().saturating_sub(1))
+    }
+
+    /// Where a move by lines on screen takes `line`'s caret, and the side it shows beside: up or
+    /// down a line (`vertical`) near the same place across, or to the start or end of its own
+    /// line, as Parley's selection moves go. The far end of the selection is kept or not as
+    /// the caller does.
+    pub(super) fn by_lines(&self, line: &LineEditor, motion: Motion) -> (usize, Affinity) {
+        let layout = self.layout;
+        let here = Selection::from(self.caret(line));
+        let there = match motion {
+            Motion::Up => here.previous_line(layout, false),
+            Motion::Down => here.next_line(layout, false),
+            Motion::Home => here.line_start(layout, false),
+            _ => here.line_end(layout, false),
+        }
+        .focus();
+        let at = nearest_boundary(&self.laid_out.shown, there.index());
+        let affinity = if at == there.index() {
+            there.affinity()
+        } else {
+            Affinity::Upstream
+        };
+        (at, affinity)
+    }
+
+    fn caret(&self, line: &LineEditor) -> Cursor {
+        Cursor::from_byte_index(self.layout, line.shown_caret(), line.affinity())
+    }
+
     /// Where `line`'s caret goes one grapheme cluster to the right (or the left) on screen, and
     /// which side it then shows beside: over the cluster drawn next to it, to that cluster's far
     /// edge, with Parley's visual cursor moves. In an Arabic word inside a Latin line that is
     /// back through the text. `None` at the line's edge.
     pub(super) fn step(&self, line: &LineEditor, rightwards: bool) -> Option<(usize, Affinity)> {
         let layout = self.layout;
-        let mut cursor = Cursor::from_byte_index(layout, line.shown_caret(), line.affinity());
+        let mut cursor = self.caret(line);
         // A grapheme cluster drawn as one glyph (a flag, a ZWJ family) is several of Parley's
         // clusters: the caret crosses them all at once.
         for _ in 0..=self.laid_out.shown.len() {
@@ -155,6 +205,36 @@ impl<'a> OnScreen<'a> {
             }
         }
         None
+    }
+}
+
+/// Keeps each field's layout as drawn: Bevy's text block broken into lines at the text's
+/// width, as Bevy's text system breaks it for drawing.
+///
+/// Bevy's own copy is not always that: while it measures a node, the layout pass breaks the
+/// block's lines at whatever widths it tries, and leaves it so when the node's size comes out
+/// unchanged (bevy_text's pipeline notes that it "arbitrarily adjusts the buffer layout"). A
+/// line that wraps then read as one long line to the caret, the arrows and the mouse. So the
+/// fields read this copy, made again whenever the block or the node changes. A workaround
+/// ([`crate::workarounds`]); canary `bevys_text_block_is_left_as_its_last_measure_broke_it`.
+pub(super) fn follow_the_layout(
+    mut lines: Query<(
+        &mut LineText,
+        Ref<ComputedTextBlock>,
+        Ref<ComputedNode>,
+        &TextLayout,
+    )>,
+) {
+    for (mut line, block, node, text_layout) in &mut lines {
+        if !(block.is_changed() || node.is_changed() || line.is_added()) {
+            continue;
+        }
+        let mut layout = block.buffer().clone();
+        let width =
+            (text_layout.linebreak != LineBreak::NoWrap).then(|| node.content_box().width());
+        layout.break_all_lines(width);
+        layout.align(text_layout.justify.into(), AlignmentOptions::default());
+        line.bypass_change_detection().layout = layout;
     }
 }
 
@@ -205,14 +285,16 @@ fn decorate(
         if writer.text(text, CARET).as_str() != caret_span {
             *writer.text(text, CARET) = caret_span.to_owned();
         }
-        let laid_out = LineText {
-            field: entity,
-            shown: shown.to_string(),
-        };
         if let Ok(mut line_text) = lines.get_mut(text) {
-            *line_text = laid_out;
+            if line_text.shown != shown {
+                line_text.shown = shown.to_string();
+            }
         } else {
-            commands.entity(text).insert(laid_out);
+            commands.entity(text).insert(LineText {
+                field: entity,
+                shown: shown.to_string(),
+                layout: Layout::default(),
+            });
         }
         if spans.len() < TAIL {
             commands
@@ -369,12 +451,7 @@ pub(super) fn point_and_drag(
     mut events: MessageReader<WindowEvent>,
     mut pointer: Local<Pointer>,
     mut fields: Query<(Entity, &mut Field, &ComputedNode, &UiGlobalTransform)>,
-    lines: Query<(
-        &LineText,
-        &ComputedTextBlock,
-        &ComputedNode,
-        &UiGlobalTransform,
-    )>,
+    lines: Query<(&LineText, &ComputedNode, &UiGlobalTransform)>,
     mut input_focus: ResMut<InputFocus>,
     mut pastes: MessageWriter<PastePrimary>,
     clock: Res<InputClock>,
@@ -383,12 +460,10 @@ pub(super) fn point_and_drag(
 ) {
     // Where a pointer at `at` (logical pixels) lands in `field`'s line.
     let hit = |field: Entity, at: Vec2| {
-        let (laid_out, layout, node, transform) =
-            lines.iter().find(|(line, ..)| line.field == field)?;
+        let (laid_out, node, transform) = lines.iter().find(|(line, ..)| line.field == field)?;
         // The pointer comes in the window's logical pixels, layout is in physical ones.
-        let x = at.x * window_scale(node, &zoom);
-        let left = transform.transform_point2(-node.size() / 2.0).x;
-        Some(laid_out.hit(layout.buffer(), x - left))
+        let corner = transform.transform_point2(-node.size() / 2.0);
+        Some(laid_out.hit(at * window_scale(node, &zoom) - corner))
     };
     for event in events.read() {
         match event {

@@ -31,7 +31,6 @@ use bevy::{
     input_focus::{FocusCause, InputFocus},
     platform::time::Instant,
     prelude::*,
-    text::ComputedTextBlock,
     window::{Ime, RequestRedraw},
 };
 
@@ -96,7 +95,7 @@ pub(super) fn edit_field(
     chat: Single<Entity, With<ChatInput>>,
     finder: Query<Entity, With<FindField>>,
     mut fields: Query<&mut Field>,
-    line_text: Query<(&LineText, &ComputedTextBlock)>,
+    line_text: Query<&LineText>,
     mut menus: Menus,
     mut out: Outcomes,
 ) {

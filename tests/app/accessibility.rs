@@ -99,8 +99,8 @@ fn the_tree_goes_out_with_the_labelled_entry_focused() {
     let focus = state.focus().expect("something is focused");
     assert_eq!(
         focus.role(),
-        Role::TextInput,
-        "keyboard focus is a text entry"
+        Role::MultilineTextInput,
+        "keyboard focus is a text entry of many lines"
     );
     assert_eq!(focus.label().as_deref(), Some("메시지 입력"));
     assert!(
@@ -117,7 +117,7 @@ fn the_tree_goes_out_with_the_labelled_entry_focused() {
         roles,
         [
             (Role::List, Some("대화".to_owned())),
-            (Role::TextInput, Some("메시지 입력".to_owned()))
+            (Role::MultilineTextInput, Some("메시지 입력".to_owned()))
         ],
         "the window holds the conversation list and the entry, nothing else"
     );
@@ -329,7 +329,7 @@ fn orca_43_hears_each_reply_on_the_field_even_the_same_reply_twice() {
     let field_description = |tree: &accesskit_consumer::Tree| {
         let state = tree.state();
         let field = state.focus().expect("focus is in the field");
-        assert_eq!(field.role(), Role::TextInput);
+        assert_eq!(field.role(), Role::MultilineTextInput);
         field.description()
     };
 

@@ -132,15 +132,15 @@ fn ctrl_v_and_shift_insert_paste_at_the_caret_and_typing_after_them_waits_for_th
     clipboard_answers(&mut app, Some("붙여\r\n넣기"));
     assert_eq!(
         field(&mut app),
-        ("[붙여 넣기!]".to_owned(), "[붙여 넣기!".len(), None),
-        "pasted on one line, then the key typed after Ctrl+V"
+        ("[붙여\n넣기!]".to_owned(), "[붙여\n넣기!".len(), None),
+        "pasted with its line break (CR LF as LF), then the key typed after Ctrl+V"
     );
 
     press(&mut app, SHIFT, KeyCode::Insert);
     app.update();
     assert!(asked_to_read(&mut app), "Shift+Insert reads the clipboard");
     clipboard_answers(&mut app, Some("🇰🇷"));
-    assert_eq!(text(&mut app), "[붙여 넣기!🇰🇷]");
+    assert_eq!(text(&mut app), "[붙여\n넣기!🇰🇷]");
 }
 
 #[test]

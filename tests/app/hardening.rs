@@ -292,18 +292,22 @@ fn a_full_field_refuses_more_keys_and_says_so_until_it_is_emptied() {
 }
 
 #[test]
-fn the_field_stays_on_one_line_whatever_a_key_produces() {
+fn a_control_character_a_key_types_is_a_space_and_a_line_break_stays_one() {
     let mut app = headless_app();
     fix_pick(&mut app, &[0]);
-    type_text(&mut app, "first\nsecond\tthird\r");
+    type_text(&mut app, "first\nsecond\tthird\r\u{7}");
     app.update();
     assert_eq!(
         input_value(&mut app),
-        "first second third ",
-        "line feeds, tabs and returns typed as characters become spaces"
+        "first\nsecond third\n ",
+        "a line feed or a return typed as a character breaks the line; a tab or a bell is a space"
     );
     press_enter(&mut app);
-    assert_eq!(recorded(&app).0, ["first second third"]);
+    assert_eq!(
+        recorded(&app).0,
+        ["first\nsecond third"],
+        "sent with the line break inside, the ends trimmed"
+    );
 }
 
 #[test]

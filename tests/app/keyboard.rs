@@ -199,8 +199,9 @@ fn a_character_typed_in_the_conversation_lands_in_the_field_with_the_draft_as_it
     let line = app.world().get::<Field>(field).unwrap().line();
     assert_eq!(
         (line.text(), line.caret()),
-        ("초x안", "초x".len()),
-        "the character lands at the caret the draft had"
+        ("초x안", "초x안".len()),
+        "the character lands at the caret the draft had, and Down, the field's key now, takes \
+         the caret to the end of its last line"
     );
     assert_eq!(
         focused_place(&app),

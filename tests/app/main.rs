@@ -28,6 +28,7 @@ mod ime;
 mod inspect;
 mod keyboard;
 mod layout;
+mod lines;
 mod logging;
 mod menu;
 mod runtime_flow;

@@ -222,6 +222,20 @@ fn parley_breaks_lines_for_non_complex_scripts_only() {
     );
 }
 
+/// Workaround: `input/selection.rs`'s `follow_the_layout` keeps its own copy of a field's text
+/// layout, broken at the text's width, because Bevy's measure leaves its block broken at the
+/// last width it tried while the node's size came out unchanged.
+#[test]
+fn bevys_text_block_is_left_as_its_last_measure_broke_it() {
+    let pipeline = crate_source("bevy_text", "pipeline.rs");
+    assert!(
+        pipeline.contains("arbitrarily adjusts the buffer layout"),
+        "bevy_text {} keeps the text block's layout as drawn: the fields may read it again \
+         (input/selection.rs, follow_the_layout)",
+        locked_version("bevy_text")
+    );
+}
+
 /// Workaround: `workarounds/icon.rs` hands the window's icon to winit itself, because Bevy's
 /// `Window` has no icon and bevy_winit builds the window without one (bevyengine/bevy#1031).
 #[test]
