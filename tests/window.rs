@@ -55,6 +55,10 @@ mod menu;
 #[path = "window/wayland.rs"]
 mod wayland;
 
+// Messages of more than one line.
+#[path = "window/lines.rs"]
+mod lines;
+
 use screen::*;
 use session::*;
 
