@@ -64,7 +64,11 @@ fn two_lines_typed_with_shift_return_and_three_pasted_are_sent_shown_and_copied_
     // The pointer on the pasted row shows its copy button just right of it; a click copies.
     let user = &shot.bubbles()[2];
     let (left, top, right) = (user.left, user.top, user.right);
-    x.xdotool(&["mousemove", &(left + 20).to_string(), &(top + 10).to_string()]);
+    x.xdotool(&[
+        "mousemove",
+        &(left + 20).to_string(),
+        &(top + 10).to_string(),
+    ]);
     std::thread::sleep(std::time::Duration::from_millis(300));
     x.xdotool(&[
         "mousemove",
