@@ -24,6 +24,7 @@ use bevy::{
     input_focus::{AutoFocus, InputFocus},
     prelude::*,
     window::{Ime, RequestRedraw, WindowEvent, WindowFocused},
+    winit::RawWinitWindowEvent,
 };
 use bevy_simple_text_input::{
     TextInput, TextInputInactive, TextInputNavigationBindings, TextInputPlaceholder,
@@ -60,6 +61,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<RequestRedraw>()
         .add_message::<Ime>()
         .add_message::<WindowEvent>()
+        .add_message::<RawWinitWindowEvent>()
         .add_message::<WindowFocused>()
         .add_message::<FieldFull>()
         .add_message::<selection::PastePrimary>()

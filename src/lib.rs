@@ -102,8 +102,8 @@
 //!    [`keyboard::KeyboardSystems`], which the frame map puts in [`AppSystems::ReadInput`].
 //! 2. `src/keyboard/typing.rs` (about 490 lines): `edit_field` takes each key where focus is
 //!    (`KeyFocus`), asks `route` where it goes, and hands the field's line its action.
-//! 3. `src/input/arrival.rs` (about 100 lines): `in_arrival_order`, the frame's keys and IME
-//!    text in the order they came.
+//! 3. `src/input/arrival.rs` (about 140 lines): `in_arrival_order`, the frame's keys and IME
+//!    text in the order they came, and the window system's word on Shift between them.
 //! 4. `src/input/commit_wait.rs` (about 210 lines): `CommitWait::sort`, which holds a key that
 //!    may have overtaken an IME's commit until the commit lands (at most
 //!    [`input::COMMIT_PATIENCE`]).

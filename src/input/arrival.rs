@@ -2,19 +2,30 @@
 //! messages arrive as two message types, each in its own order, and the order between them
 //! comes from Bevy's [`WindowEvent`] stream, in which the window backend writes every event a
 //! second time, in the order the platform delivered them.
+//!
+//! Beside them, what the window system says of the Shift key: an input method may keep a Shift
+//! press and release for itself (ibus-hangul does while it composes a syllable, where Shift
+//! makes the doubled consonants), and pass on only the key after it. The window backend still
+//! hears the modifiers change (winit's `ModifiersChanged`), which Bevy 0.19 passes on only as
+//! raw winit events ([`RawWinitWindowEvent`]); those come in the same order as the keys, so the
+//! change lands between the same two keys here.
 
 use bevy::{
     ecs::system::SystemParam,
     input::keyboard::{KeyboardFocusLost, KeyboardInput},
     prelude::*,
     window::{Ime, WindowEvent, WindowFocused},
+    winit::RawWinitWindowEvent,
 };
+use winit::event::{KeyEvent, WindowEvent as Winit};
 
 /// One piece of typing, in the order it came.
 #[derive(Debug, Clone)]
 pub(crate) enum Typed {
     Key(KeyboardInput),
     Ime(Ime),
+    /// The window system says Shift is now held (or not), whatever keys the app saw of it.
+    Shift(bool),
     /// The window lost focus: a composition left over ends.
     FocusLost,
 }
@@ -27,6 +38,7 @@ pub(crate) struct Typing<'w, 's> {
     order: MessageReader<'w, 's, WindowEvent>,
     window_focus: MessageReader<'w, 's, WindowFocused>,
     keyboard_lost: MessageReader<'w, 's, KeyboardFocusLost>,
+    raw: MessageReader<'w, 's, RawWinitWindowEvent>,
 }
 
 /// Logs a piece of typing at trace level, as it is applied: what the platform and the IME
@@ -37,6 +49,7 @@ pub(crate) fn trace_typed(typed: &Typed) {
         Typed::Ime(Ime::Commit { value, .. }) => trace!("IME commit {value:?}"),
         Typed::Ime(Ime::Preedit { value, .. }) => trace!("IME preedit {value:?}"),
         Typed::Ime(other) => trace!("IME {other:?}"),
+        Typed::Shift(held) => trace!("Shift held: {held}"),
         Typed::FocusLost => trace!("focus lost"),
     }
 }
@@ -55,17 +68,26 @@ impl Typing<'_, '_> {
     /// Messages written without a matching [`WindowEvent`] (by another plugin, say) have no
     /// known place; they keep their order among their own type and come last, keys first.
     pub(crate) fn in_arrival_order(&mut self) -> Vec<Typed> {
+        let mut shifts = self.shift_changes().into_iter().peekable();
         let mut keys = self.keys.read().cloned();
         let mut imes = self.imes.read().cloned();
-        let mut merged: Vec<Typed> = self
-            .order
-            .read()
-            .filter_map(|event| match event {
+        let mut keys_so_far = 0;
+        let mut merged = Vec::new();
+        for event in self.order.read() {
+            let typed = match event {
                 WindowEvent::KeyboardInput(_) => keys.next().map(Typed::Key),
                 WindowEvent::Ime(_) => imes.next().map(Typed::Ime),
                 _ => None,
-            })
-            .collect();
+            };
+            if matches!(typed, Some(Typed::Key(_))) {
+                while let Some((_, held)) = shifts.next_if(|&(before, _)| before <= keys_so_far) {
+                    merged.push(Typed::Shift(held));
+                }
+                keys_so_far += 1;
+            }
+            merged.extend(typed);
+        }
+        merged.extend(shifts.map(|(_, held)| Typed::Shift(held)));
         merged.extend(keys.map(Typed::Key));
         merged.extend(imes.map(Typed::Ime));
         // Read to the end (not `any`), so that no message is left to be read again.
@@ -79,6 +101,30 @@ impl Typing<'_, '_> {
             merged.push(Typed::FocusLost);
         }
         merged
+    }
+}
+
+impl Typing<'_, '_> {
+    /// The frame's changes of Shift as the window system tells them: each with how many of the
+    /// frame's keys came before it.
+    fn shift_changes(&mut self) -> Vec<(usize, bool)> {
+        let mut keys = 0;
+        let mut changes = Vec::new();
+        for raw in self.raw.read() {
+            match &raw.event {
+                // The keys Bevy passes on, as it passes them.
+                Winit::KeyboardInput {
+                    is_synthetic: false,
+                    event: KeyEvent { .. },
+                    ..
+                } => keys += 1,
+                Winit::ModifiersChanged(modifiers) => {
+                    changes.push((keys, modifiers.state().shift_key()));
+                }
+                _ => {}
+            }
+        }
+        changes
     }
 }
 

@@ -63,7 +63,8 @@ impl CommitWait {
             return Some(typed);
         }
         match typed {
-            Typed::Key(_) => {
+            // Keys wait, and a change of Shift with them, between the same keys.
+            Typed::Key(_) | Typed::Shift(_) => {
                 self.held.push(typed);
                 None
             }
@@ -165,6 +166,7 @@ mod tests {
                     wait.applied(ime, empties_preedit(ime), now, queue);
                 }
                 Typed::FocusLost => order.push("FocusLost".into()),
+                Typed::Shift(held) => order.push(format!("Shift {held}")),
             }
         }
         order

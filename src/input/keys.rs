@@ -243,6 +243,12 @@ impl Modifiers {
         *slot = down;
     }
 
+    /// Notes what the window system says of Shift, which may differ from the keys the app
+    /// saw: an input method can keep a Shift press for itself (`input/arrival.rs`).
+    pub fn set_shift(&mut self, held: bool) {
+        self.shift = [held, false];
+    }
+
     /// Notes a modifier that came with no meaning of its own, by its place.
     fn note_by_place(&mut self, key: &KeyboardInput) {
         let down = key.state.is_pressed();

@@ -175,6 +175,10 @@ impl Backlog {
                 }
                 focus.follow(route, menus, fields, out)
             }
+            Typed::Shift(held) => {
+                self.held.set_shift(held);
+                None
+            }
             Typed::Ime(ime) => {
                 let ended = empties_preedit(&ime) && focus.composing(fields);
                 focus.type_from_ime(&ime, fields, out);

@@ -178,6 +178,43 @@ fn shift_enter_while_a_syllable_is_composed_breaks_the_line_after_it() {
     );
 }
 
+/// What winit says when Shift goes down (or up), as a raw event beside Bevy's.
+fn window_says_shift(app: &mut App, held: bool) {
+    use bevy::winit::RawWinitWindowEvent;
+    use winit::{event::WindowEvent, keyboard::ModifiersState, window::WindowId};
+    let state = if held {
+        ModifiersState::SHIFT
+    } else {
+        ModifiersState::empty()
+    };
+    app.world_mut().write_message(RawWinitWindowEvent {
+        window_id: WindowId::dummy(),
+        event: WindowEvent::ModifiersChanged(state.into()),
+    });
+}
+
+#[test]
+fn enter_is_shift_enter_when_the_window_says_shift_is_held_though_its_keys_never_came() {
+    // ibus-hangul keeps Shift's press and release for itself while it composes; winit still
+    // reports the modifiers.
+    let mut app = headless_app();
+    fix_pick(&mut app, &[0]);
+    key_in(&mut app, "첫");
+    window_says_shift(&mut app, true);
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    app.update();
+    window_says_shift(&mut app, false);
+    key_in(&mut app, "둘");
+    app.update();
+    assert_eq!(
+        input_value(&mut app),
+        "첫\n둘",
+        "a line break, nothing sent"
+    );
+    press_enter(&mut app);
+    assert_eq!(recorded(&app).0, ["첫\n둘"], "Shift let go: Enter sends");
+}
+
 #[test]
 fn a_paste_keeps_its_lines_as_lf_and_other_control_characters_become_spaces() {
     let mut app = play_the_clipboard_in(headless_app());
@@ -482,4 +519,106 @@ fn a_long_line_wraps_at_the_fields_edge_and_the_caret_stays_on_its_last_line() {
             "{start}…: on the last line"
         );
     }
+}
+
+#[test]
+fn find_matches_within_a_line_and_its_mark_lands_on_that_line() {
+    let mut app = laid_out_app();
+    fix_pick(&mut app, &[0]);
+    write_submit_message(&mut app, "첫 줄\n둘째 줄의 needle 하나\n셋째 줄");
+    finish_mounting(&mut app);
+    chord(&mut app, CTRL, KeyCode::KeyF, Key::Character("f".into()));
+    app.update();
+    key_in(&mut app, "needle");
+    for _ in 0..5 {
+        app.update();
+    }
+    let rows = row_entities(app.world_mut());
+    let text = text_of_row(app.world(), rows[0]);
+    let marked: Vec<String> = marked_spans(app.world(), text)
+        .into_iter()
+        .map(|(shown, _)| shown)
+        .collect();
+    assert_eq!(marked, ["needle"], "the match, marked alone");
+    // The marked span sits on the second line: the text before it holds one line break.
+    let shown = shown_text(app.world(), text);
+    let before = &shown[..shown.find("needle").unwrap()];
+    assert_eq!(before.matches('\n').count(), 1, "{shown:?}");
+}
+
+#[test]
+fn a_message_of_a_thousand_lines_is_measured_whole_and_scrolls_like_any_other() {
+    let mut app = laid_out_app();
+    fix_pick(&mut app, &[0]);
+    fill_log(&mut app, 40);
+    // Rows 40, 42 and 44: one line, two lines, a thousand.
+    write_submit_message(&mut app, "a");
+    write_submit_message(&mut app, "a\nb");
+    let thousand: Vec<String> = (1..=1000).map(|n| n.to_string()).collect();
+    write_submit_message(&mut app, &thousand.join("\n"));
+    fill_log(&mut app, 40);
+    finish_mounting(&mut app);
+    // From the top, down through the whole conversation a page at a time: the long row is
+    // measured as it comes into view, and the list's total is then the sum of what it measured.
+    press(&mut app, CTRL, KeyCode::Home, Key::Home);
+    finish_mounting(&mut app);
+    for _ in 0..200 {
+        press(&mut app, &[], KeyCode::PageDown, Key::PageDown);
+        if list(&mut app).follows_end() {
+            break;
+        }
+    }
+    finish_mounting(&mut app);
+    let heights = list(&mut app).heights();
+    let (one, two, long) = (40, 42, 44);
+    assert!(
+        heights.is_measured(long),
+        "the long row was measured on the way"
+    );
+    let line = heights.extent(two) - heights.extent(one);
+    let lines = 1.0 + (heights.extent(long) - heights.extent(one)) / line;
+    assert!(
+        (995.0..1005.0).contains(&lines),
+        "a thousand lines of {line} px: {lines}"
+    );
+    assert!(
+        (0..heights.len()).all(|i| heights.is_measured(i)),
+        "every row measured on the way down: the scrollbar's length is exact, not estimated"
+    );
+}
+
+/// How many frames marked the field's text node (its layout or its node) changed.
+#[derive(Resource, Default)]
+struct TextNodeMarked(usize);
+
+fn count_marks(
+    mut marked: ResMut<TextNodeMarked>,
+    texts: Query<(&Name, Ref<TextLayout>, Ref<Node>)>,
+) {
+    let changed = texts.iter().any(|(name, layout, node)| {
+        name.as_str() == "TextInputInner" && (layout.is_changed() || node.is_changed())
+    });
+    marked.0 += usize::from(changed);
+}
+
+#[test]
+fn an_idle_frame_with_lines_in_the_field_lays_none_of_them_out_again() {
+    let mut app = laid_out_app();
+    app.init_resource::<TextNodeMarked>()
+        .add_systems(Last, count_marks);
+    let lines: Vec<String> = (1..=100).map(|n| format!("line {n}")).collect();
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    type_lines(&mut app, &lines);
+    for _ in 0..3 {
+        app.update();
+    }
+    app.world_mut().resource_mut::<TextNodeMarked>().0 = 0;
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<TextNodeMarked>().0,
+        0,
+        "no idle frame marks the field's text changed (a change lays all its lines out again)"
+    );
 }
