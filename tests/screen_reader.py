@@ -13,6 +13,9 @@ D-Bus session and accessibility bus:
     screen_reader.py listen SECONDS  "listening", then each object:announcement as
                                      "announcement<TAB>text", for SECONDS; and each object
                                      that gains focus as "focus<TAB>role<TAB>name<TAB>attributes"
+    screen_reader.py lines ROLE NAME the text of that node's line at each offset, as Orca asks
+                                     for it ("offset<TAB>start<TAB>end<TAB>text"), and its
+                                     character count first
     screen_reader.py grab PREFIX     asks for focus on the first list item whose name starts
                                      with PREFIX (AT-SPI's grabFocus, what Orca does when the
                                      user moves to an item), and prints "grabbed" once asked
@@ -96,6 +99,20 @@ if __name__ == "__main__":
             sys.exit("no " + sys.argv[2] + " named " + sys.argv[3])
         box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         print(box.x, box.y, box.width, box.height, flush=True)
+    elif sys.argv[1] == "lines":
+        app = app_named("agent-chat")
+        node = app is not None and find(app, sys.argv[2], sys.argv[3])
+        if not node:
+            sys.exit("no " + sys.argv[2] + " named " + sys.argv[3])
+        text = node.queryText()
+        print("count", text.characterCount, sep="\t", flush=True)
+        for offset in range(text.characterCount + 1):
+            try:
+                line, start, end = text.getStringAtOffset(offset, pyatspi.TEXT_GRANULARITY_LINE)
+            except Exception as error:
+                print(offset, "error", error, sep="\t", flush=True)
+                continue
+            print(offset, start, end, repr(line), sep="\t", flush=True)
     elif sys.argv[1] == "grab":
         app = app_named("agent-chat")
         item = app is not None and find(app, "list item", sys.argv[2])

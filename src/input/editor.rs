@@ -367,9 +367,13 @@ impl LineEditor {
     }
 
     fn insert(&mut self, text: &str, change: Change) -> bool {
-        let line = clean(text, self.keeps_breaks);
-        let kept = fit(&line, self.room());
-        let fitted = kept.len() == line.len();
+        // What can fit, before it is cleaned: a paste of 100,000 lines is cut to its start
+        // first, and only that start is cleaned.
+        let room = self.room();
+        let start = prefix(text, room);
+        let line = clean(start, self.keeps_breaks);
+        let kept = fit(&line, room);
+        let fitted = start.len() == text.len() && kept.len() == line.len();
         if kept.is_empty() && self.selection().is_empty() {
             return fitted;
         }
@@ -537,6 +541,21 @@ fn clean(text: &str, keeps_breaks: bool) -> std::borrow::Cow<'_, str> {
         })
         .collect::<String>()
         .into()
+}
+
+/// The start of `text` that can hold the first `room` characters it cleans to: twice as many
+/// characters (a CR LF cleans to one), and the LF after a CR it ends with.
+fn prefix(text: &str, room: usize) -> &str {
+    let end = text
+        .char_indices()
+        .nth(room.saturating_mul(2).saturating_add(1))
+        .map_or(text.len(), |(end, _)| end);
+    let end = if text[..end].ends_with('\r') && text[end..].starts_with('\n') {
+        end + 1
+    } else {
+        end
+    };
+    &text[..end]
 }
 
 /// The longest start of `text` of at most `room` characters that ends on a cluster boundary.

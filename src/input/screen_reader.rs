@@ -121,22 +121,27 @@ fn runs_for(
         commands.entity(surplus).despawn();
     }
     for (index, line) in lines.iter().enumerate() {
-        let mut node = AccessNode::new(AccessRole::TextRun);
-        node.set_value(*line);
-        node.set_character_lengths(line.chars().map(|c| c.len_utf8() as u8).collect::<Vec<_>>());
+        let run = |line: &str| {
+            let mut node = AccessNode::new(AccessRole::TextRun);
+            node.set_value(line);
+            node.set_character_lengths(
+                line.chars().map(|c| c.len_utf8() as u8).collect::<Vec<_>>(),
+            );
+            AccessibilityNode(node)
+        };
         match existing.get(index) {
-            Some(&run) => {
-                if let Ok(mut run) = runs.get_mut(run) {
-                    run.0 = node;
+            // Only a line that changed is written: a key changes one line of a hundred.
+            Some(&entity) => {
+                if let Ok(mut told) = runs.get_mut(entity)
+                    && told.value() != Some(*line)
+                {
+                    *told = run(line);
                 }
             }
             None => {
-                let run = commands
-                    .spawn(text_run())
-                    .insert(AccessibilityNode(node))
-                    .id();
-                commands.entity(field).add_child(run);
-                existing.push(run);
+                let entity = commands.spawn(text_run()).insert(run(line)).id();
+                commands.entity(field).add_child(entity);
+                existing.push(entity);
             }
         }
     }

@@ -529,3 +529,40 @@ fn without_a_reader_rows_carry_no_text_nodes() {
         );
     }
 }
+
+#[test]
+fn the_reader_gets_one_run_a_line_and_reads_the_line_the_caret_is_on() {
+    let mut app = headless_app();
+    type_text(&mut app, "first line");
+    tap_down(&mut app, KeyCode::ShiftLeft);
+    tap(&mut app, KeyCode::Enter, Key::Enter);
+    tap_up(&mut app, KeyCode::ShiftLeft);
+    key_in(&mut app, "second line");
+    app.update();
+    app.update();
+    let tree = reader_tree(&mut app);
+    let state = tree.state();
+    let entry = state.focus().unwrap();
+    assert_eq!(entry.document_range().text(), "first line\nsecond line");
+    let caret = entry.text_selection_focus().expect("a caret");
+    let line = |at: accesskit_consumer::TextPosition| {
+        (
+            at.backward_to_line_start().to_global_usv_index(),
+            at.forward_to_line_end().to_global_usv_index(),
+        )
+    };
+    assert_eq!(
+        (caret.to_global_usv_index(), line(caret)),
+        (22, (11, 22)),
+        "the caret at the end, on the second line"
+    );
+    let lines: Vec<String> = (0..2)
+        .filter_map(|index| entry.line_range_from_index(index))
+        .map(|range| range.text())
+        .collect();
+    assert_eq!(
+        lines,
+        ["first line\n", "second line"],
+        "a line a run, break and all"
+    );
+}
