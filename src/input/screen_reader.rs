@@ -18,24 +18,39 @@ use super::Field;
 #[derive(Component, Debug, Default)]
 pub(super) struct FieldText;
 
-/// The field's text run. Out of layout: the widget draws the text, this only tells it.
+/// The field's text run, to begin with. Out of layout: the widget draws the text, this only
+/// tells it.
 ///
 /// Empty from the start, not without text: a field made in the middle of a frame (the find
 /// bar's) is sent to the platform before [`describe_field`] has run, and AccessKit reads a
 /// run's text as soon as it appears (with no value it panicked, taking the app down).
 pub(super) fn text_run() -> impl Bundle {
-    let mut run = AccessNode::new(AccessRole::TextRun);
-    run.set_value("");
-    run.set_character_lengths([]);
+    run_of("")
+}
+
+/// A text run telling `line`.
+fn run_of(line: &str) -> impl Bundle + use<> {
     (
         Name::new("Field text run"),
         FieldText,
-        AccessibilityNode(run),
+        AccessibilityNode(run_node(line)),
         Node {
             display: Display::None,
             ..default()
         },
     )
+}
+
+/// The AccessKit node of a run holding `line`: its text, and each character's length in bytes.
+fn run_node(line: &str) -> AccessNode {
+    let mut run = AccessNode::new(AccessRole::TextRun);
+    run.set_value(line);
+    run.set_character_lengths(
+        line.chars()
+            .map(|c| c.len_utf8() as u8)
+            .collect::<Vec<_>>(),
+    );
+    run
 }
 
 /// Tells the field's text, caret and selection whenever the line changes.
@@ -121,28 +136,17 @@ fn runs_for(
         commands.entity(surplus).despawn();
     }
     for (index, line) in lines.iter().enumerate() {
-        let run = |line: &str| {
-            let mut node = AccessNode::new(AccessRole::TextRun);
-            node.set_value(line);
-            node.set_character_lengths(
-                line.chars().map(|c| c.len_utf8() as u8).collect::<Vec<_>>(),
-            );
-            AccessibilityNode(node)
-        };
         match existing.get(index) {
             // Only a line that changed is written: a key changes one line of a hundred.
             Some(&entity) => {
                 if let Ok(mut told) = runs.get_mut(entity)
                     && told.value() != Some(*line)
                 {
-                    *told = run(line);
+                    told.0 = run_node(line);
                 }
             }
-            None => {
-                let entity = commands.spawn(text_run()).insert(run(line)).id();
-                commands.entity(field).add_child(entity);
-                existing.push(entity);
-            }
+            // Spawned as the field's child at once, not moved under it after.
+            None => existing.push(commands.spawn((run_of(line), ChildOf(field))).id()),
         }
     }
     existing
