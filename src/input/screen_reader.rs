@@ -45,11 +45,7 @@ fn run_of(line: &str) -> impl Bundle + use<> {
 fn run_node(line: &str) -> AccessNode {
     let mut run = AccessNode::new(AccessRole::TextRun);
     run.set_value(line);
-    run.set_character_lengths(
-        line.chars()
-            .map(|c| c.len_utf8() as u8)
-            .collect::<Vec<_>>(),
-    );
+    run.set_character_lengths(line.chars().map(|c| c.len_utf8() as u8).collect::<Vec<_>>());
     run
 }
 

@@ -36,6 +36,8 @@ const NOT_RUST: &[&str] = &[
     "enableEchoByCharacter",
     "onDescriptionChanged",
     "grabFocus",
+    // AT-SPI's Text interface: the line a reader asks for (docs/editing.md).
+    "GetStringAtOffset",
     "malloc_consolidate",
 ];
 

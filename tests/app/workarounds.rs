@@ -222,6 +222,18 @@ fn parley_breaks_lines_for_non_complex_scripts_only() {
     );
 }
 
+/// Workaround: `input/arrival.rs` reads Shift from winit's raw `ModifiersChanged`, because
+/// bevy_winit turns no modifier change into a message of its own.
+#[test]
+fn bevy_winit_passes_modifier_changes_on_only_raw() {
+    let state = crate_source("bevy_winit", "state.rs");
+    assert!(
+        !state.contains("ModifiersChanged"),
+        "bevy_winit {} handles ModifiersChanged: input/arrival.rs may read it as Bevy passes it",
+        locked_version("bevy_winit")
+    );
+}
+
 /// Workaround: `input/selection.rs`'s `follow_the_layout` keeps its own copy of a field's text
 /// layout, broken at the text's width, because Bevy's measure leaves its block broken at the
 /// last width it tried while the node's size came out unchanged.
