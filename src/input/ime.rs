@@ -47,18 +47,24 @@ pub(super) fn place_ime_window(
     if window.ime_enabled && !moved {
         return;
     }
-    // Below the text area, so the list opens under the line being typed; at the caret when it
-    // is drawn, else at the area's left edge.
+    // Under the caret's line, so the list opens under the syllable being composed, on whichever
+    // line it is; without a caret drawn, at the text area's bottom left.
     let content = node.content_box();
     let mut corner = transform.transform_point2(Vec2::new(content.min.x, content.max.y));
-    // A node's transform is its centre.
-    let caret_x = bar.map(|(bar, at)| at.transform_point2(-bar.size() / 2.0).x);
-    if let Some(x) = caret_x {
+    // A node's transform is its centre: the bar's bottom left corner.
+    let caret = bar.map(|(bar, at)| at.transform_point2(bar.size() * Vec2::new(-0.5, 0.5)));
+    if let Some(caret) = caret {
         // Not `clamp`: in a field narrower than its padding (a tiny window, a high zoom) the
         // text area's right edge is left of its left one.
-        corner.x = x
+        corner.x = caret
+            .x
             .min(transform.transform_point2(content.max).x)
             .max(corner.x);
+        // Within the text area: a line scrolled out of view is not where the list belongs.
+        corner.y = caret
+            .y
+            .max(transform.transform_point2(content.min).y)
+            .min(corner.y);
     }
     // Layout is in physical pixels; the window wants its own logical ones, which the zoom
     // does not scale.

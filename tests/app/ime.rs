@@ -521,6 +521,29 @@ fn the_ime_is_allowed_and_its_candidate_list_opens_at_the_caret() {
             "back at the start with the caret (scale {scale})"
         );
 
+        // On the first of three lines, the list opens under that line, not under the field.
+        tap(&mut app, KeyCode::End, Key::End);
+        for _ in 0..2 {
+            tap_down(&mut app, KeyCode::ShiftLeft);
+            tap(&mut app, KeyCode::Enter, Key::Enter);
+            tap_up(&mut app, KeyCode::ShiftLeft);
+            key_in(&mut app, "줄");
+        }
+        app.update();
+        app.update();
+        let last_line = ime_position(&mut app);
+        for _ in 0..2 {
+            tap(&mut app, KeyCode::ArrowUp, Key::ArrowUp);
+        }
+        app.update();
+        app.update();
+        let first_line = ime_position(&mut app);
+        let line = (last_line.y - first_line.y) / 2.0;
+        assert!(
+            (15.0..40.0).contains(&line) && (last_line.y - empty.y).abs() < 1.0,
+            "two lines up, two lines higher (scale {scale}): {first_line} from {last_line}"
+        );
+
         // Whatever turns it off (Bevy's own text input does, on a focus change), it is back on
         // by the end of the next frame.
         let world = app.world_mut();

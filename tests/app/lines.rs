@@ -10,7 +10,11 @@ use agent_chat::{
     chat::Role,
     input::{Field, MAX_INPUT_CHARS, clipboard::ClipboardText},
 };
-use bevy::{input::keyboard::Key, prelude::*, window::Ime};
+use bevy::{
+    input::{ButtonState, keyboard::Key},
+    prelude::*,
+    window::Ime,
+};
 use common::*;
 
 /// Holds `modifiers` down, taps `key`, and lets the modifiers go, within one frame. Runs no
@@ -621,4 +625,38 @@ fn an_idle_frame_with_lines_in_the_field_lays_none_of_them_out_again() {
         0,
         "no idle frame marks the field's text changed (a change lays all its lines out again)"
     );
+}
+
+#[test]
+fn a_click_places_the_caret_on_the_line_clicked_and_a_drag_selects_across_lines() {
+    let mut app = lines_app(&["abc", "def", "ghi"]);
+    let (_, text) = field_view(&mut app);
+    let line = text.height() / 3.0;
+    // Layout is in physical pixels; this window's scale is 1, so the pointer's are the same.
+    let on_line = |n: f32, x: f32| Vec2::new(text.min.x + x, text.min.y + line * (n + 0.5));
+    pointer(&mut app, on_line(0.0, 1.0), Some(ButtonState::Pressed));
+    pointer(&mut app, on_line(0.0, 1.0), Some(ButtonState::Released));
+    assert_eq!(field(&mut app).1, 0, "the first line's start");
+    // Well after a double-click's time: a press of its own.
+    std::thread::sleep(std::time::Duration::from_millis(450));
+    pointer(&mut app, on_line(1.0, 200.0), Some(ButtonState::Pressed));
+    pointer(&mut app, on_line(1.0, 200.0), Some(ButtonState::Released));
+    assert_eq!(
+        field(&mut app).1,
+        caret_after("abc\ndef"),
+        "right of the second line's end: that end"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(450));
+    pointer(&mut app, on_line(0.0, 1.0), Some(ButtonState::Pressed));
+    pointer(&mut app, on_line(2.0, 200.0), None);
+    pointer(&mut app, on_line(2.0, 200.0), Some(ButtonState::Released));
+    let entity = input_entity(&mut app);
+    let selected = app
+        .world()
+        .get::<Field>(entity)
+        .unwrap()
+        .line()
+        .selected_text()
+        .map(str::to_owned);
+    assert_eq!(selected.as_deref(), Some("abc\ndef\nghi"), "a drag down three lines");
 }
