@@ -658,5 +658,9 @@ fn a_click_places_the_caret_on_the_line_clicked_and_a_drag_selects_across_lines(
         .line()
         .selected_text()
         .map(str::to_owned);
-    assert_eq!(selected.as_deref(), Some("abc\ndef\nghi"), "a drag down three lines");
+    assert_eq!(
+        selected.as_deref(),
+        Some("abc\ndef\nghi"),
+        "a drag down three lines"
+    );
 }
