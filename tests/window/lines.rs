@@ -1,7 +1,7 @@
 //! Messages of more than one line in the real window (issue 56): Shift+Return breaks the line
 //! and Return sends it, a text of three lines another application owns is pasted with its
 //! lines, the rows show them, and a row's copy gives them back; Korean through ibus-hangul on a
-//! second line; on Wayland, the same keys through wtype.
+//! second line; on Wayland, the same keys through wtype, and fcitx5-hangul on either line.
 
 use super::{session::*, wayland::Wayland};
 
@@ -201,5 +201,61 @@ fn a_reader_gets_the_line_at_every_offset_of_the_field() {
         "count\t5\n0\t0\t3\t'ab\\n'\n1\t0\t3\t'ab\\n'\n2\t0\t3\t'ab\\n'\n3\t3\t5\t'cd'\n4\t3\t5\t'cd'\n5\t3\t5\t'cd'\n",
         "each offset's line, in {:?}",
         started.elapsed()
+    );
+}
+
+#[test]
+#[ignore = "runs a headless Wayland compositor and types through fcitx5-hangul: needs sway, wtype, grim, fcitx5, fcitx5-modules, fcitx5-hangul, dbus-daemon and Mesa Vulkan"]
+fn on_wayland_fcitx5_hangul_composes_on_either_line_with_its_candidate_window_at_that_line() {
+    let mut x = Wayland::start_with(
+        "wl_lines_ko",
+        1.0,
+        super::wayland::Desktop {
+            korean: true,
+            ..super::wayland::Desktop::default()
+        },
+    );
+    // 안녕, Shift+Return while 녕 is composed, then 하세요 on the second line.
+    x.type_text("dkssud");
+    x.chord("Shift_L", "Return");
+    x.type_text("gktpdy");
+    let composing = x.screenshot("composing-on-the-second-line");
+    // 요 is composed, underlined on the second line; the candidate window goes to that line.
+    let Some((row, _, last)) = composing.input_underline() else {
+        panic!(
+            "{}: the composed syllable is underlined; fcitx5's log: {}",
+            composing.name(),
+            x.ime_log()
+        );
+    };
+    let [caret_x, caret_y, _, height] = x
+        .cursor_rectangle()
+        .expect("the app told the compositor where its caret is");
+    assert!(
+        caret_x.abs_diff(last as i32) <= 4
+            && (caret_y - 20..=caret_y + height).contains(&(row as i32)),
+        "{}: the caret's rectangle ({caret_x}, {caret_y}, height {height}) is at the \
+         composition's end on the second line ({last}, row {row})",
+        composing.name()
+    );
+    // Up (which ends the composition), and 아 composed at the end of the first line: the
+    // candidate window goes up a line with it.
+    x.key("Up");
+    x.type_text("dk");
+    let above = x.screenshot("composing-on-the-first-line");
+    let [_, first_y, _, _] = x.cursor_rectangle().unwrap();
+    assert!(
+        first_y + height / 2 <= caret_y && caret_y - first_y <= 2 * height.max(20),
+        "{}: the caret's rectangle ({first_y}) a line above the second line's ({caret_y})",
+        above.name()
+    );
+    x.key("Return");
+    let shot = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", "안녕아\n하세요")],
+        "{}: both lines, each syllable once; fcitx5's log: {}",
+        shot.name(),
+        x.ime_log()
     );
 }
