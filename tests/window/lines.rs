@@ -221,23 +221,8 @@ fn on_wayland_fcitx5_hangul_composes_on_either_line_with_its_candidate_window_at
     x.type_text("gktpdy");
     let composing = x.screenshot("composing-on-the-second-line");
     // 요 is composed, underlined on the second line; the candidate window goes to that line.
-    let Some((row, _, last)) = composing.input_underline() else {
-        panic!(
-            "{}: the composed syllable is underlined; fcitx5's log: {}",
-            composing.name(),
-            x.ime_log()
-        );
-    };
-    let [caret_x, caret_y, _, height] = x
-        .cursor_rectangle()
-        .expect("the app told the compositor where its caret is");
-    assert!(
-        caret_x.abs_diff(last as i32) <= 4
-            && (caret_y - 20..=caret_y + height).contains(&(row as i32)),
-        "{}: the caret's rectangle ({caret_x}, {caret_y}, height {height}) is at the \
-         composition's end on the second line ({last}, row {row})",
-        composing.name()
-    );
+    x.composition_with_the_caret_at_its_end(&composing);
+    let [_, caret_y, _, height] = x.cursor_rectangle().unwrap();
     // Up (which ends the composition), and 아 composed at the end of the first line: the
     // candidate window goes up a line with it.
     x.key("Up");

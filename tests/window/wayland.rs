@@ -385,6 +385,30 @@ impl Wayland {
         assert!(offered.success(), "wl-copy {args:?}");
     }
 
+    /// The composition underlined in `composing` (its row, first and last column), checked to be
+    /// where the app last told the compositor its caret is: at the composition's end, on its
+    /// line, where the IME's candidate window goes.
+    pub fn composition_with_the_caret_at_its_end(&self, composing: &Shot) -> (usize, usize, usize) {
+        let Some((row, first, last)) = composing.input_underline() else {
+            panic!(
+                "{}: the composed syllable is underlined; fcitx5's log: {}",
+                composing.name(),
+                self.ime_log()
+            );
+        };
+        let [caret_x, caret_y, _, height] = self
+            .cursor_rectangle()
+            .expect("the app told the compositor where its caret is");
+        assert!(
+            caret_x.abs_diff(last as i32) <= 4
+                && (caret_y - 20..=caret_y + height).contains(&(row as i32)),
+            "{}: the caret's rectangle ({caret_x}, {caret_y}, height {height}) is at the \
+             composition's end ({last}, row {row})",
+            composing.name()
+        );
+        (row, first, last)
+    }
+
     /// Where the app last told the compositor its caret is, for the IME's candidate window
     /// (`set_cursor_rectangle` of text-input-v3, as `WAYLAND_DEBUG` logs it): x, y, width and
     /// height in the window's logical pixels.
@@ -713,29 +737,11 @@ fn on_wayland_korean_through_fcitx5_hangul_is_composed_at_the_caret_and_enter_se
     x.type_text("y");
     let composing = x.screenshot("composing");
     // 요 is still composed: underlined in the field, at the end of the line.
-    let Some((row, first, last)) = composing.input_underline() else {
-        panic!(
-            "{}: the composed syllable is underlined; fcitx5's log: {}",
-            composing.name(),
-            x.ime_log()
-        );
-    };
+    let (row, first, last) = x.composition_with_the_caret_at_its_end(&composing);
     let end = composing.input_ink_end().unwrap();
     assert!(
         end.abs_diff(last) <= 3 && last - first < 30,
         "{}: one syllable underlined, the last ({first}..={last} on row {row}, ink to {end})",
-        composing.name()
-    );
-    // The IME's candidate window goes where the app says the caret is: at the composition's
-    // end, on its line.
-    let [caret_x, caret_y, _, height] = x
-        .cursor_rectangle()
-        .expect("the app told the compositor where its caret is");
-    assert!(
-        caret_x.abs_diff(last as i32) <= 4
-            && (caret_y - 20..=caret_y + height).contains(&(row as i32)),
-        "{}: the caret's rectangle ({caret_x}, {caret_y}, height {height}) is at the \
-         composition's end ({last}, row {row})",
         composing.name()
     );
     x.key("Return");
