@@ -28,18 +28,6 @@ fn app() -> App {
     play_the_clipboard_in(headless_app())
 }
 
-/// Holds `modifiers` down, taps `key` (typing `text`, as the layout names the key), and lets the
-/// modifiers go: all within one frame, as `xdotool key` sends a chord. Runs no frame.
-fn chord(app: &mut App, modifiers: &[KeyCode], key_code: KeyCode, logical: Key) {
-    for &modifier in modifiers {
-        tap_down(app, modifier);
-    }
-    tap(app, key_code, logical);
-    for &modifier in modifiers {
-        tap_up(app, modifier);
-    }
-}
-
 fn letter(c: &str) -> Key {
     Key::Character(c.into())
 }

@@ -17,18 +17,6 @@ use bevy::{
 };
 use common::*;
 
-/// Holds `modifiers` down, taps `key`, and lets the modifiers go, within one frame. Runs no
-/// frame.
-fn chord(app: &mut App, modifiers: &[KeyCode], key_code: KeyCode, logical: Key) {
-    for &modifier in modifiers {
-        tap_down(app, modifier);
-    }
-    tap(app, key_code, logical);
-    for &modifier in modifiers {
-        tap_up(app, modifier);
-    }
-}
-
 const SHIFT: &[KeyCode] = &[KeyCode::ShiftLeft];
 const CTRL: &[KeyCode] = &[KeyCode::ControlLeft];
 

@@ -30,13 +30,7 @@ use common::*;
 
 /// Taps `key` (meaning `logical`) with `modifiers` held, and runs the frame.
 fn chord(app: &mut App, modifiers: &[KeyCode], key: KeyCode, logical: Key) {
-    for &modifier in modifiers {
-        tap_down(app, modifier);
-    }
-    tap(app, key, logical);
-    for &modifier in modifiers {
-        tap_up(app, modifier);
-    }
+    common::chord(app, modifiers, key, logical);
     app.update();
 }
 

@@ -284,6 +284,18 @@ pub fn tap(app: &mut App, key_code: KeyCode, logical_key: Key) {
     deliver(app, key(key_code, logical_key, ButtonState::Released));
 }
 
+/// Holds `modifiers` down, taps `key_code` (meaning `logical`, as the layout names the key), and
+/// lets the modifiers go: all within one frame, as `xdotool key` sends a chord. Runs no frame.
+pub fn chord(app: &mut App, modifiers: &[KeyCode], key_code: KeyCode, logical: Key) {
+    for &modifier in modifiers {
+        tap_down(app, modifier);
+    }
+    tap(app, key_code, logical);
+    for &modifier in modifiers {
+        tap_up(app, modifier);
+    }
+}
+
 /// Writes one key press per character of `text`, as a platform reports typing, without running
 /// a frame.
 pub fn key_in(app: &mut App, text: &str) {
