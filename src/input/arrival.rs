@@ -17,7 +17,7 @@ use bevy::{
     window::{Ime, WindowEvent, WindowFocused},
     winit::RawWinitWindowEvent,
 };
-use winit::event::{KeyEvent, WindowEvent as Winit};
+use winit::event::WindowEvent as Winit;
 
 /// One piece of typing, in the order it came.
 #[derive(Debug, Clone)]
@@ -102,9 +102,7 @@ impl Typing<'_, '_> {
         }
         merged
     }
-}
 
-impl Typing<'_, '_> {
     /// The frame's changes of Shift as the window system tells them: each with how many of the
     /// frame's keys came before it.
     fn shift_changes(&mut self) -> Vec<(usize, bool)> {
@@ -115,7 +113,6 @@ impl Typing<'_, '_> {
                 // The keys Bevy passes on, as it passes them.
                 Winit::KeyboardInput {
                     is_synthetic: false,
-                    event: KeyEvent { .. },
                     ..
                 } => keys += 1,
                 Winit::ModifiersChanged(modifiers) => {
