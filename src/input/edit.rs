@@ -162,8 +162,11 @@ fn move_caret(
         (motion @ (Motion::Up | Motion::Down | Motion::Home | Motion::End), extend)
             if let Some(on_screen) = on_screen =>
         {
-            let (at, affinity) = on_screen.by_lines(line, motion);
+            let (at, affinity, goal) = on_screen.by_lines(line, motion);
             line.place_beside(at, affinity, extend);
+            if let Some(across) = goal {
+                line.aim_at(across);
+            }
         }
         // Left and Right move the caret on screen, the way they point, through text in either
         // direction, once the layout shows the line as it is; a selection collapses to its end

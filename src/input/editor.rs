@@ -99,6 +99,9 @@ pub struct LineEditor {
     composing: Option<(String, usize)>,
     /// Which neighbour the caret shows beside (see the module's doc).
     affinity: Affinity,
+    /// Where across the text Up and Down aim while they go on, in the layout's pixels, and the
+    /// caret they left: kept through a shorter line, forgotten once the caret is elsewhere.
+    goal: Option<(usize, f32)>,
 }
 
 impl LineEditor {
@@ -118,6 +121,7 @@ impl LineEditor {
             last: None,
             composing: None,
             affinity: Affinity::Upstream,
+            goal: None,
         }
     }
 
@@ -149,6 +153,19 @@ impl LineEditor {
     /// screen.
     pub fn affinity(&self) -> Affinity {
         self.affinity
+    }
+
+    /// Where across Up and Down aim, while the caret is where the last of them left it.
+    pub fn goal(&self) -> Option<f32> {
+        self.goal
+            .filter(|&(caret, _)| caret == self.now.caret)
+            .map(|(_, across)| across)
+    }
+
+    /// Notes that Up or Down, which just placed the caret, aimed at `across` (see
+    /// [`Self::goal`]).
+    pub fn aim_at(&mut self, across: f32) {
+        self.goal = Some((self.now.caret, across));
     }
 
     /// The selected bytes, empty when nothing is selected.

@@ -155,26 +155,48 @@ impl<'a> OnScreen<'a> {
     }
 
     /// Where a move by lines on screen takes `line`'s caret, and the side it shows beside: up or
-    /// down a line (`vertical`) near the same place across, or to the start or end of its own
-    /// line, as Parley's selection moves go. The far end of the selection is kept or not as
-    /// the caller does.
-    pub(super) fn by_lines(&self, line: &LineEditor, motion: Motion) -> (usize, Affinity) {
+    /// down a line, or to the start or end of its own line, as Parley's selection moves go. Up
+    /// and Down aim at the place across where a run of them began (`line`'s goal, else the
+    /// caret's), so a shorter line on the way does not pull the caret over; on the first line
+    /// Up goes to its start, on the last Down to its end. With that place across, for the
+    /// next Up or Down. The far end of the selection is kept or not as the caller does.
+    pub(super) fn by_lines(
+        &self,
+        line: &LineEditor,
+        motion: Motion,
+    ) -> (usize, Affinity, Option<f32>) {
         let layout = self.layout;
-        let here = Selection::from(self.caret(line));
-        let there = match motion {
-            Motion::Up => here.previous_line(layout, false),
-            Motion::Down => here.next_line(layout, false),
-            Motion::Home => here.line_start(layout, false),
-            _ => here.line_end(layout, false),
-        }
-        .focus();
+        let caret = self.caret(line);
+        let here = Selection::from(caret);
+        let across = line
+            .goal()
+            .unwrap_or_else(|| caret.geometry(layout, 0.0).x0 as f32);
+        let on = self.caret_line(line);
+        let vertical = match motion {
+            Motion::Up => on.checked_sub(1),
+            Motion::Down => Some(on + 1).filter(|&below| below < self.lines()),
+            _ => None,
+        };
+        let there = match (motion, vertical.and_then(|index| layout.get(index))) {
+            (Motion::Up | Motion::Down, Some(target)) => {
+                let metrics = target.metrics();
+                Cursor::from_point(
+                    layout,
+                    across,
+                    metrics.block_max_coord - metrics.ascent * 0.5,
+                )
+            }
+            (Motion::Up | Motion::Home, _) => here.line_start(layout, false).focus(),
+            _ => here.line_end(layout, false).focus(),
+        };
         let at = nearest_boundary(&self.laid_out.shown, there.index());
         let affinity = if at == there.index() {
             there.affinity()
         } else {
             Affinity::Upstream
         };
-        (at, affinity)
+        let goal = matches!(motion, Motion::Up | Motion::Down).then_some(across);
+        (at, affinity, goal)
     }
 
     fn caret(&self, line: &LineEditor) -> Cursor {

@@ -652,3 +652,35 @@ fn a_click_places_the_caret_on_the_line_clicked_and_a_drag_selects_across_lines(
         "a drag down three lines"
     );
 }
+
+#[test]
+fn up_and_down_keep_their_place_across_through_a_shorter_line() {
+    let mut app = lines_app(&["abcdef", "ab", "abcdef"]);
+    up(&mut app);
+    assert_eq!(
+        field(&mut app).1,
+        caret_after("abcdef\nab"),
+        "the short line's end"
+    );
+    up(&mut app);
+    assert_eq!(
+        field(&mut app).1,
+        caret_after("abcdef"),
+        "back where it was across, not pulled over by the short line"
+    );
+    down(&mut app);
+    down(&mut app);
+    assert_eq!(field(&mut app).1, caret_after("abcdef\nab\nabcdef"));
+    // Another move forgets the place: Left, then Up, aims from where the caret is now.
+    press(&mut app, &[], KeyCode::ArrowLeft, Key::ArrowLeft);
+    press(&mut app, &[], KeyCode::ArrowLeft, Key::ArrowLeft);
+    press(&mut app, &[], KeyCode::ArrowLeft, Key::ArrowLeft);
+    press(&mut app, &[], KeyCode::ArrowLeft, Key::ArrowLeft);
+    up(&mut app);
+    up(&mut app);
+    assert_eq!(
+        field(&mut app).1,
+        caret_after("ab"),
+        "two in, on the first line"
+    );
+}
