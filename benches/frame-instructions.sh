@@ -9,9 +9,15 @@
 # times of `cargo bench --profile dev --bench frame` drift with this shared machine's load; these
 # counts do not, so the ratios repeat from run to run.
 #
+# A second table, at 100 messages, for messages and drafts of many lines (#56): each frame with
+# one short line, with one long line, and with the same characters on many lines (a break where
+# the long line has a space). A message of 1,000 lines arriving, and an idle frame with it in
+# view; one key typed into a field holding 100 lines, and an idle frame with them in the field;
+# the frame that applies a paste of 100,000 lines (the field keeps 2,000 characters).
+#
 #   bash benches/frame-instructions.sh
 #
-# Installs valgrind if missing; takes a few minutes once the bench is built.
+# Installs valgrind if missing; takes about 12 minutes on 2 cores once the bench is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
@@ -52,3 +58,23 @@ for logged in 100 10000 100000; do
 done
 "$bin" hold-down 100000
 "$bin" atlas 100
+
+declare -A m
+line_cases="arrive idle key draft paste"
+for case in $line_cases; do
+  for shape in short wide tall; do
+    m[$case,$shape]=$(count "$case-$shape" 100)
+  done
+done
+declare -A what=(
+  [arrive]="arrive 1,000 lines" [idle]="idle, 1,000 in view" [key]="key, 100 in field"
+  [draft]="idle, 100 in field" [paste]="paste 100,000 lines"
+)
+echo
+printf '%-20s %12s %12s %12s %11s %11s\n' "lines, 100 messages" short "one line" "many lines" \
+  "many/short" "many/one"
+for case in $line_cases; do
+  awk -v c="${what[$case]}" -v s="${m[$case,short]}" -v w="${m[$case,wide]}" \
+    -v t="${m[$case,tall]}" \
+    'BEGIN {printf "%-20s %12d %12d %12d %11.3f %11.3f\n", c, s, w, t, t / s, t / w}'
+done

@@ -6,7 +6,17 @@
 //! already holds the given number of messages.
 //! `atlas` prints the glyph atlases' memory as the zoom visits every level and comes back.
 //! `hold-down` is no single frame: it holds Down through 1,000 messages from the middle and
-//! prints how many frames showed no focused row, whole, in view. `benches/frame-instructions.sh` runs it under callgrind, which
+//! prints how many frames showed no focused row, whole, in view.
+//!
+//! The line cases (issue #56) each come as `-short`, `-wide` and `-tall`: a text of one short
+//! line, one long line, and many lines of the same characters (the long line has a space where
+//! the tall text breaks). `arrive-*`: the frame in which a message of that text (1,000 lines)
+//! arrives and is laid out at the newest; `idle-*`: an idle frame with it in view; `key-*`: one
+//! key typed into the chat field holding that text (100 lines); `draft-*`: an idle frame with that
+//! text in the field; `paste-*`: the frame that applies a paste (Ctrl+V, the clipboard's answer)
+//! of that text (100,000 lines) into the empty field.
+//!
+//! `benches/frame-instructions.sh` runs it under callgrind, which
 //! counts the instructions of [`measured_frame`] alone: a count that does not drift with the
 //! machine's load, as the times of `cargo bench` do.
 //!
@@ -18,7 +28,7 @@ mod common;
 use accesskit::{Action, ActionRequest as Request, NodeId, TreeId};
 use agent_chat::{
     chat::MessageLog,
-    input::caret::CaretBlink,
+    input::{MAX_INPUT_CHARS, caret::CaretBlink, clipboard::ClipboardText},
     scroll::Item,
     view::{Bubble, Conversation, find::Finder},
 };
@@ -29,8 +39,9 @@ use bevy::{
     prelude::*,
 };
 use common::{
-    fill_log, finish_mounting, fix_pick, key_in, laid_out_app, list_mut, mouse, rect, row_entities,
-    tap, tap_down, tap_up, the, wheel, write_submit_messages,
+    chord, fill_log, finish_mounting, fix_pick, input_value, key_in, laid_out_app, length_notice,
+    list_mut, logged, mouse, play_the_clipboard_in, rect, row_entities, tap, tap_down, tap_up, the,
+    wheel, write_submit_message, write_submit_messages,
 };
 
 fn main() {
@@ -42,6 +53,10 @@ fn main() {
         return;
     };
     let mut app = laid_out_app();
+    if case.starts_with("paste-") {
+        // The bench answers the paste, as the tests play the clipboard.
+        app = play_the_clipboard_in(app);
+    }
     // The same replies every run, so every run lays out the same text.
     fix_pick(&mut app, &[0, 1, 2, 3, 4]);
     fill_log(&mut app, logged);
@@ -99,12 +114,68 @@ fn main() {
             finish_mounting(&mut app);
             // The caret rests, as at every idle frame here: typing woke it, and a blink is a
             // repaint the idle frame does not have.
-            while !app.world().resource::<CaretBlink>().is_resting() {
-                std::thread::sleep(std::time::Duration::from_millis(500));
-                app.update();
+            rest_the_caret(&mut app);
+            measured_frame(&mut app, App::update);
+        }
+        "arrive-short" | "arrive-wide" | "arrive-tall" => {
+            let body = message_text(&case);
+            rest_the_caret(&mut app);
+            measured_frame(&mut app, |app| write_submit_message(app, &body));
+            assert_newest_but_one_is(&mut app, &body);
+        }
+        "idle-short" | "idle-wide" | "idle-tall" => {
+            let body = message_text(&case);
+            write_submit_message(&mut app, &body);
+            finish_mounting(&mut app);
+            assert_newest_but_one_is(&mut app, &body);
+            rest_the_caret(&mut app);
+            measured_frame(&mut app, App::update);
+        }
+        "key-short" | "key-wide" | "key-tall" | "draft-short" | "draft-wide" | "draft-tall" => {
+            let draft = draft_text(&case);
+            for (index, line) in draft.split('\n').enumerate() {
+                if index > 0 {
+                    // Shift+Enter: a line break at the caret.
+                    chord(&mut app, SHIFT, KeyCode::Enter, Key::Enter);
+                }
+                key_in(&mut app, line);
             }
             app.update();
-            measured_frame(&mut app, App::update);
+            assert_eq!(input_value(&mut app), draft, "the field holds the draft");
+            // The field grown to its height, the conversation given up the room, and the caret
+            // resting: the key wakes it, in each of the three alike.
+            finish_mounting(&mut app);
+            rest_the_caret(&mut app);
+            if case.starts_with("draft-") {
+                measured_frame(&mut app, App::update);
+            } else {
+                measured_frame(&mut app, |app| {
+                    tap(app, KeyCode::KeyA, Key::Character("가".into()));
+                    app.update();
+                });
+                assert_eq!(input_value(&mut app), draft + "가", "the key landed");
+            }
+        }
+        "paste-short" | "paste-wide" | "paste-tall" => {
+            let pasted = pasted_text(&case);
+            rest_the_caret(&mut app);
+            chord(&mut app, CTRL, KeyCode::KeyV, Key::Character("v".into()));
+            app.update();
+            let answer = ClipboardText(Some(pasted.clone()));
+            measured_frame(&mut app, |app| {
+                app.world_mut().write_message(answer);
+                app.update();
+            });
+            let kept = input_value(&mut app);
+            let limit = usize::from(MAX_INPUT_CHARS);
+            assert_eq!(kept.chars().count(), pasted.chars().count().min(limit));
+            assert!(pasted.starts_with(&kept), "the start of the paste");
+            let notice = if pasted.chars().count() > limit {
+                Display::Flex
+            } else {
+                Display::None
+            };
+            assert_eq!(length_notice(&mut app), notice, "the notice, when cut");
         }
         "atlas" => {
             // Every zoom level visited once, up and then down, and back to 100%: the glyph
@@ -142,11 +213,88 @@ fn main() {
             println!("frames without the focused row, whole, in view: {missing} of 1000");
         }
         other => panic!(
-            "no case {other:?}: idle, submission, wheel, home, down, drag, zoom, find-idle, atlas \
-             or hold-down"
+            "no case {other:?}: idle, submission, wheel, home, down, drag, zoom, find-idle, atlas, \
+             hold-down, or arrive-, idle-, key-, draft- or paste- with short, wide or tall"
         ),
     }
 }
+
+/// Runs frames until the caret rests (half a second apart: it rests 10 s after the last input),
+/// then one more, so that the next frame starts from a resting caret whatever came before.
+fn rest_the_caret(app: &mut App) {
+    while !app.world().resource::<CaretBlink>().is_resting() {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        app.update();
+    }
+    app.update();
+}
+
+/// `lines` numbers from 0, one a line (`tall`), or the same with a space for each break
+/// (`wide`): the same characters, in one line.
+fn numbers(lines: usize, tall: bool) -> String {
+    let numbers: Vec<String> = (0..lines).map(|n| n.to_string()).collect();
+    numbers.join(if tall { "\n" } else { " " })
+}
+
+/// The shape a line case names: `short`, `wide` or `tall`.
+fn shape(case: &str) -> &str {
+    case.rsplit('-').next().unwrap_or_default()
+}
+
+/// The message of an `arrive-` or `idle-` case: the short one `submission` sends, or 1,000
+/// numbers on 1,000 lines (3,889 characters, all of them shown) or on one.
+fn message_text(case: &str) -> String {
+    match shape(case) {
+        "short" => "새 메시지 하나".to_owned(),
+        shape => numbers(1000, shape == "tall"),
+    }
+}
+
+/// The draft of a `key-` or `draft-` case: one short line, or 100 lines of `N번째 줄` (691
+/// characters) or the same in one line.
+fn draft_text(case: &str) -> String {
+    match shape(case) {
+        "short" => "첫째 줄".to_owned(),
+        shape => {
+            let lines: Vec<String> = (1..=100).map(|n| format!("{n}번째 줄")).collect();
+            lines.join(if shape == "tall" { "\n" } else { " " })
+        }
+    }
+}
+
+/// The clipboard's text of a `paste-` case: one short line, or `0\n1\n…99999\n` (100,000 lines,
+/// 588,890 bytes, as tests/app/lines.rs pastes) or the same bytes with spaces for the breaks.
+fn pasted_text(case: &str) -> String {
+    match shape(case) {
+        "short" => "새 메시지 하나".to_owned(),
+        shape => {
+            let pasted: String = (0..100_000).map(|n| format!("{n}\n")).collect();
+            if shape == "tall" {
+                pasted
+            } else {
+                pasted.replace('\n', " ")
+            }
+        }
+    }
+}
+
+/// Checks that the message before the newest (the reply) is `body`, and that its row is mounted.
+fn assert_newest_but_one_is(app: &mut App, body: &str) {
+    let log = logged(app);
+    assert_eq!(log[log.len() - 2].1, body, "the message arrived");
+    let place = log.len() - 2;
+    let rows = row_entities(app.world_mut());
+    assert!(
+        rows.iter().any(|&row| app
+            .world()
+            .get::<Item>(row)
+            .is_some_and(|item| item.0 == place)),
+        "its row is mounted"
+    );
+}
+
+const SHIFT: &[KeyCode] = &[KeyCode::ShiftLeft];
+const CTRL: &[KeyCode] = &[KeyCode::ControlLeft];
 
 /// The glyph atlases' pixels, in KiB: every atlas texture Bevy's text keeps, for every font
 /// and size drawn so far.
