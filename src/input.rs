@@ -159,9 +159,9 @@ pub struct CopyNewestReply;
 #[derive(Message, Debug, Clone, Copy)]
 pub struct FieldFull(pub Entity);
 
-/// The most characters the field takes from the keyboard. Plenty for a chat line; it keeps
-/// one line's layout cheap. Lines that arrive longer by other routes are still accepted whole
-/// (see the view for how they are shown).
+/// The most characters the field takes from the keyboard or a paste, line breaks counted.
+/// Plenty for a chat message; it keeps the field's layout cheap. Messages that arrive longer by
+/// other routes are still accepted whole (see the view for how they are shown).
 pub const MAX_INPUT_CHARS: u16 = 2000;
 
 /// The notice shown while the field is full.
@@ -175,8 +175,8 @@ pub const PLACEHOLDER: &str = "메시지를 입력하고 Enter를 누르세요";
 #[reflect(Component)]
 pub struct ChatInput;
 
-/// The chat's field in `palette`'s colours: focused from the start, single line, with a
-/// placeholder while empty.
+/// The chat's field in `palette`'s colours: focused from the start, holding lines as they are
+/// typed (Shift+Enter) or pasted, with a placeholder while empty.
 pub fn chat_input(palette: &Palette) -> impl Bundle {
     (
         Name::new("Chat input"),
@@ -202,8 +202,9 @@ pub fn chat_input(palette: &Palette) -> impl Bundle {
     )
 }
 
-/// A one-line text field editing `field`, showing `placeholder` while empty, which a screen
-/// reader tells as `role` named `label`: the widget, with the app's editing, to place in a node.
+/// A text field editing `field` (of one line, or of many: [`Field::with_line_breaks`]),
+/// showing `placeholder` while empty, which a screen reader tells as `role` named `label`: the
+/// widget, with the app's editing, to place in a node.
 pub(crate) fn text_field(
     field: Field,
     palette: &Palette,

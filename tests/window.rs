@@ -344,8 +344,10 @@ fn fifty_lines_typed_through_ibus_hangul_on_a_busy_machine_keep_every_committed_
     // committed syllable lands, in the order it came, and no line goes before a commit that was
     // on its way (the field gave up waiting for none).
     let (commits, gave_up) = x.ime_commits();
+    // A committed "\r" is a line break in the field, "\n" in the line sent.
     let letters = |text: &str| -> String {
         text.replace("\\r", "")
+            .replace("\\n", "")
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '"' && *c != '\\')
             .collect()

@@ -411,6 +411,10 @@ fn motion() -> impl Strategy<Value = Motion> {
         Motion::WordRight,
         Motion::Home,
         Motion::End,
+        Motion::Up,
+        Motion::Down,
+        Motion::TextStart,
+        Motion::TextEnd,
     ])
 }
 
@@ -436,12 +440,21 @@ fn edit() -> impl Strategy<Value = Edit> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// Any sequence of edits on any text: no panic, the caret and selection inside the text on
-    /// character boundaries, one line within the limit, and undo then redo back where it was.
+    /// Any sequence of edits on any text, in a field of one line or of many: no panic, the caret
+    /// and selection inside the text on character boundaries, within the limit, no control
+    /// character but a line break where the field keeps them (and none where it does not), and
+    /// undo then redo back where it was.
     #[test]
-    fn any_edits_on_any_text_keep_the_line_whole(edits in prop::collection::vec(edit(), 1..40)) {
+    fn any_edits_on_any_text_keep_the_line_whole(
+        edits in prop::collection::vec(edit(), 1..40),
+        keeps_breaks in any::<bool>(),
+    ) {
         const LIMIT: usize = 24;
-        let mut line = LineEditor::new(LIMIT);
+        let mut line = if keeps_breaks {
+            LineEditor::with_line_breaks(LIMIT)
+        } else {
+            LineEditor::new(LIMIT)
+        };
         for edit in edits {
             match edit {
                 Edit::Type(text) => { line.type_text(&text); }
@@ -476,7 +489,8 @@ proptest! {
                 prop_assert!(text.is_char_boundary(at), "{at} inside a character of {text:?}");
             }
             prop_assert!(text.chars().count() <= LIMIT, "{text:?} is over the limit");
-            prop_assert!(!text.contains(char::is_control), "{text:?} is not one line");
+            let stray = |c: char| c.is_control() && !(keeps_breaks && c == '\n');
+            prop_assert!(!text.contains(stray), "{text:?} holds a stray control character");
             let shown = line.shown();
             prop_assert!(shown.is_char_boundary(line.shown_caret()) && line.shown_caret() <= shown.len());
             if let Some(composition) = line.composition() {
