@@ -6,7 +6,7 @@
 //!
 //! ```sh
 //! apt-get install xvfb mesa-vulkan-drivers xdotool imagemagick x11-xserver-utils xclip \
-//!     python3-xlib ibus ibus-hangul dbus-daemon x11-utils at-spi2-core libglib2.0-bin \
+//!     python3-xlib ibus ibus-hangul ibus-anthy dbus-daemon x11-utils at-spi2-core libglib2.0-bin \
 //!     python3-pyatspi
 //! cargo test --test window -- --ignored
 //! ```
@@ -66,7 +66,7 @@ const APP: &str = env!("CARGO_BIN_EXE_agent-chat");
 /// Bevy's default window size; the X screen is larger so the whole window is on it.
 const WINDOW: (usize, usize) = (1280, 720);
 const NEEDS_X: &str = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap";
-const NEEDS_BUS: &str = "needs dbus-daemon and, for the IME, ibus, ibus-hangul and xprop; for the screen reader, at-spi2-core, python3-pyatspi, gdbus, orca and speech-dispatcher";
+const NEEDS_BUS: &str = "needs dbus-daemon and, for the IME, ibus, ibus-hangul, ibus-anthy and xprop; for the screen reader, at-spi2-core, python3-pyatspi, gdbus, orca and speech-dispatcher";
 
 #[test]
 #[ignore = "opens a real window: needs Xvfb, Mesa Vulkan, xdotool, ImageMagick, xmodmap"]

@@ -244,3 +244,39 @@ fn on_wayland_fcitx5_hangul_composes_on_either_line_with_its_candidate_window_at
         x.ime_log()
     );
 }
+
+#[test]
+#[ignore = "opens a real window and types through ibus-anthy: needs the window tools, ibus, ibus-anthy, dbus, xprop"]
+fn japanese_through_ibus_anthy_is_converted_and_committed_on_a_second_line() {
+    let mut x = Session::start_with(
+        "lines_anthy",
+        Setup {
+            japanese: true,
+            ..Setup::default()
+        },
+    );
+    // anthy starts in Latin input; Ctrl+J (its default on/off key) turns Hiragana on. Then
+    // nihongo, Space converts it, Return commits 日本語; Shift+Return breaks the line.
+    x.key("ctrl+j");
+    for line in 0..2 {
+        if line > 0 {
+            x.key("shift+Return");
+        }
+        for key in "n i h o n g o space".split(' ') {
+            x.key(key);
+        }
+        x.key("Return");
+    }
+    let typed = x.screenshot("two-lines-in-the-field");
+    x.key("Return");
+    let shot = x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+    assert_eq!(
+        x.submissions(),
+        [format!("{:?}", "日本語\n日本語")],
+        "{} then {}: each line converted and committed once; the IME committed {:?} (app log: {})",
+        typed.name(),
+        shot.name(),
+        x.ime_commits().0,
+        x.shots.join("app.log").display()
+    );
+}

@@ -98,6 +98,8 @@ impl Turn {
 pub struct Setup {
     /// The app talks to ibus with its Hangul engine, as a Korean desktop's would.
     pub ime: bool,
+    /// The app talks to ibus with its Japanese engine (anthy, in Hiragana) instead.
+    pub japanese: bool,
     /// A screen reader is running: Orca, started before the app on the accessibility bus, as
     /// a session's autostart starts it. The app serves its tree there once Orca is up.
     pub screen_reader: bool,
@@ -153,6 +155,18 @@ impl Drop for SessionBus {
     }
 }
 
+/// What `program` printed, if it ran and succeeded, with `env` set.
+fn try_run_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> Option<String> {
+    let out = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 /// Runs `program` until its output contains `expect`, for at most 60 s: generous, since a first
 /// start builds caches and the other window tests share the CPU.
 pub fn wait_until_ready(program: &str, args: &[&str], env: &[(&str, &str)], expect: &str) {
@@ -175,14 +189,18 @@ pub fn wait_until_ready(program: &str, args: &[&str], env: &[(&str, &str)], expe
     }
 }
 
-/// ibus with its Hangul engine, serving one X server through XIM, on the test's session bus.
+/// ibus with one engine (`hangul`, or `anthy` in Hiragana), serving one X server through XIM,
+/// on the test's session bus.
 pub struct Ibus {
     pub daemon: Child,
 }
 
 impl Ibus {
-    pub fn start(display: &str, bus: &SessionBus, home: &Path) -> Self {
+    pub fn start(display: &str, bus: &SessionBus, home: &Path, engine: &str) -> Self {
+        // anthy's engine is a Python script, which must find Debian's own python3 first.
+        let path = format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default());
         let env = [
+            ("PATH", path.as_str()),
             ("DISPLAY", display),
             ("DBUS_SESSION_BUS_ADDRESS", bus.address.as_str()),
             // ibus keeps its address file and settings here, away from the user's.
@@ -200,10 +218,29 @@ impl Ibus {
             .spawn()
             .unwrap_or_else(|e| panic!("start ibus-daemon ({NEEDS_BUS}): {e}"));
         let ibus = Self { daemon };
-        // The Hangul engine chosen once the daemon answers, and its XIM server announced on the
-        // display, before the app starts and looks for one.
-        wait_until_ready("ibus", &["engine", "hangul"], &env, "");
-        wait_until_ready("ibus", &["engine"], &env, "hangul");
+        if engine == "anthy" {
+            // Hiragana from the first key, as a Japanese desktop starts it.
+            let mode = [
+                "set",
+                "org.freedesktop.ibus.engine.anthy.common",
+                "input-mode",
+                "0",
+            ];
+            wait_until_ready("gsettings", &mode, &env, "");
+        }
+        // The engine chosen once the daemon answers, and its XIM server announced on the
+        // display, before the app starts and looks for one. `ibus engine anthy` reports a
+        // failure while anthy's Python engine starts, and chooses it all the same: what counts
+        // is the engine ibus then names.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while try_run_env("ibus", &["engine"], &env).is_none_or(|named| !named.contains(engine)) {
+            assert!(
+                Instant::now() < deadline,
+                "ibus never took the {engine} engine ({NEEDS_BUS})"
+            );
+            let _ = try_run_env("ibus", &["engine", engine], &env);
+            sleep(Duration::from_millis(500));
+        }
         wait_until_ready("xprop", &["-root", "XIM_SERVERS"], &env, "@server=ibus");
         ibus
     }
@@ -485,6 +522,7 @@ impl Session {
     pub fn start_with(name: &str, setup: Setup) -> Self {
         let Setup {
             ime,
+            japanese,
             screen_reader,
             reader,
             slow_first_frame: _,
@@ -499,6 +537,8 @@ impl Session {
         fs::create_dir_all(&shots).unwrap();
 
         let orca_turn = screen_reader.then(|| ORCA.lock().unwrap_or_else(PoisonError::into_inner));
+        let engine = if japanese { "anthy" } else { "hangul" };
+        let ime = ime || japanese;
         let turn = Turn::take(ime);
         let xvfb = Xvfb::start();
         if let Some(dpi) = xft_dpi {
@@ -514,7 +554,7 @@ impl Session {
         let ibus = bus
             .as_ref()
             .filter(|_| ime)
-            .map(|bus| Ibus::start(&xvfb.display, bus, &shots));
+            .map(|bus| Ibus::start(&xvfb.display, bus, &shots, engine));
         let at_spi = bus
             .as_ref()
             .filter(|_| screen_reader)
@@ -1082,7 +1122,7 @@ pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -
     if let Some(bus) = bus {
         app.env("DBUS_SESSION_BUS_ADDRESS", bus);
     }
-    if setup.ime {
+    if setup.ime || setup.japanese {
         app.env("XMODIFIERS", "@im=ibus")
             .env("LC_ALL", "C.UTF-8")
             // And each key and IME message as the field takes it, to tell the IME's own
