@@ -3,11 +3,10 @@
 //! Which field a key edits, and in which order keys and IME text come, is the keyboard's pass
 //! (`keyboard/typing.rs`), which calls these.
 
-use bevy::{ecs::system::SystemParam, prelude::*, text::TextBrush, window::Ime};
+use bevy::{ecs::system::SystemParam, prelude::*, window::Ime};
 use bevy_simple_text_input::{
     TextInputCursorPos, TextInputInactive, TextInputSubmitMessage, TextInputValue,
 };
-use parley::Layout;
 
 use super::{
     ConversationInput, CopyNewestReply, Field, FieldFull, Walk,
@@ -31,14 +30,8 @@ pub(crate) struct Edits<'w> {
 
 /// How the field's line was last laid out. Only the chat's field is laid out with the line as
 /// it is (`input/selection.rs`).
-pub(crate) fn laid_out<'a>(
-    field: Entity,
-    line_text: &'a Query<&LineText>,
-) -> Option<(&'a LineText, &'a Layout<TextBrush>)> {
-    line_text
-        .iter()
-        .find(|text| text.field() == field)
-        .map(|text| (text, text.layout()))
+pub(crate) fn laid_out<'a>(field: Entity, line_text: &'a Query<&LineText>) -> Option<&'a LineText> {
+    line_text.iter().find(|text| text.field() == field)
 }
 
 /// Drops every field's composition: the window lost focus, and the input method with it.
@@ -71,7 +64,7 @@ pub(crate) fn apply(
     action: Action,
     entity: Entity,
     field: &mut Field,
-    laid_out: Option<(&LineText, &Layout<TextBrush>)>,
+    laid_out: Option<&LineText>,
     out: &mut Edits,
 ) {
     if action == Action::Submit {
@@ -81,7 +74,7 @@ pub(crate) fn apply(
     let Field { line, history } = field;
     match action {
         Action::Move(motion, extend) => {
-            let on_screen = laid_out.and_then(|(text, layout)| OnScreen::of(text, layout, line));
+            let on_screen = laid_out.and_then(|text| OnScreen::of(text, line));
             move_caret(line, history, on_screen, (motion, extend), out);
         }
         Action::Delete(motion) => line.delete(motion),

@@ -86,6 +86,7 @@ pub(crate) struct LineText {
     /// Its layout as drawn, kept by [`follow_the_layout`].
     layout: Layout<TextBrush>,
 }
+
 impl LineText {
     /// The field whose line this is.
     pub(super) fn field(&self) -> Entity {
@@ -108,14 +109,20 @@ impl LineText {
         let caret = cursor.index();
         let cluster = Cluster::from_point(layout, at.x, at.y)
             .map_or(caret, |(cluster, _)| cluster.text_range().start);
-        let at = nearest_boundary(&self.shown, caret);
-        // Moved to a cluster's end, the caret shows after that cluster.
-        let affinity = if at == caret {
+        (self.on_a_boundary(cursor), cluster)
+    }
+
+    /// Where the caret goes for Parley's `cursor`: its byte, or when that falls inside a
+    /// grapheme cluster the nearer end of the cluster, and the side it shows beside (after the
+    /// cluster, when moved to its end).
+    fn on_a_boundary(&self, cursor: Cursor) -> (usize, Affinity) {
+        let at = nearest_boundary(&self.shown, cursor.index());
+        let affinity = if at == cursor.index() {
             cursor.affinity()
         } else {
             Affinity::Upstream
         };
-        ((at, affinity), cluster)
+        (at, affinity)
     }
 }
 
@@ -124,31 +131,28 @@ impl LineText {
 #[derive(Clone, Copy)]
 pub(super) struct OnScreen<'a> {
     laid_out: &'a LineText,
-    layout: &'a Layout<TextBrush>,
 }
 
 impl<'a> OnScreen<'a> {
-    /// The line on screen, if `layout` shows `line` as it is now: not when this frame changed its
+    /// The line on screen, if its layout shows `line` as it is now: not when this frame changed its
     /// text before its layout could follow, nor before it has been laid out at all.
-    pub(super) fn of(
-        laid_out: &'a LineText,
-        layout: &'a Layout<TextBrush>,
-        line: &LineEditor,
-    ) -> Option<Self> {
+    pub(super) fn of(laid_out: &'a LineText, line: &LineEditor) -> Option<Self> {
+        let layout = laid_out.layout();
         let laid_out_len = layout.lines().last().map(|line| line.text_range().end);
         let current = laid_out.shown == line.shown() && laid_out_len == Some(laid_out.shown.len());
-        current.then_some(Self { laid_out, layout })
+        current.then_some(Self { laid_out })
     }
 
     /// How many lines the text takes on screen, wrapped lines counted.
     pub(super) fn lines(&self) -> usize {
-        self.layout.len()
+        self.laid_out.layout.len()
     }
 
     /// Which line on screen `line`'s caret is on, counted from 0.
     pub(super) fn caret_line(&self, line: &LineEditor) -> usize {
-        let y = self.caret(line).geometry(self.layout, 0.0).y0 as f32;
-        self.layout
+        let y = self.caret(line).geometry(&self.laid_out.layout, 0.0).y0 as f32;
+        self.laid_out
+            .layout
             .lines()
             .position(|line| y < line.metrics().block_max_coord)
             .unwrap_or(self.lines().saturating_sub(1))
@@ -165,7 +169,7 @@ impl<'a> OnScreen<'a> {
         line: &LineEditor,
         motion: Motion,
     ) -> (usize, Affinity, Option<f32>) {
-        let layout = self.layout;
+        let layout = &self.laid_out.layout;
         let caret = self.caret(line);
         let here = Selection::from(caret);
         let across = line
@@ -189,18 +193,13 @@ impl<'a> OnScreen<'a> {
             (Motion::Up | Motion::Home, _) => here.line_start(layout, false).focus(),
             _ => here.line_end(layout, false).focus(),
         };
-        let at = nearest_boundary(&self.laid_out.shown, there.index());
-        let affinity = if at == there.index() {
-            there.affinity()
-        } else {
-            Affinity::Upstream
-        };
+        let (at, affinity) = self.laid_out.on_a_boundary(there);
         let goal = matches!(motion, Motion::Up | Motion::Down).then_some(across);
         (at, affinity, goal)
     }
 
     fn caret(&self, line: &LineEditor) -> Cursor {
-        Cursor::from_byte_index(self.layout, line.shown_caret(), line.affinity())
+        Cursor::from_byte_index(&self.laid_out.layout, line.shown_caret(), line.affinity())
     }
 
     /// Where `line`'s caret goes one grapheme cluster to the right (or the left) on screen, and
@@ -208,7 +207,7 @@ impl<'a> OnScreen<'a> {
     /// edge, with Parley's visual cursor moves. In an Arabic word inside a Latin line that is
     /// back through the text. `None` at the line's edge.
     pub(super) fn step(&self, line: &LineEditor, rightwards: bool) -> Option<(usize, Affinity)> {
-        let layout = self.layout;
+        let layout = &self.laid_out.layout;
         let mut cursor = self.caret(line);
         // A grapheme cluster drawn as one glyph (a flag, a ZWJ family) is several of Parley's
         // clusters: the caret crosses them all at once.
