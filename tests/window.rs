@@ -1046,9 +1046,7 @@ fn orca_hears_each_thing_once(reader: Reader) {
         // The reply as it arrives, once; never the user's own line.
         let line = format!("fox{run}");
         x.type_text(&line);
-        let from = mark(&x);
-        x.key("Return");
-        let said = orca_heard(&x, from, "에이전트: ");
+        let said = heard_after_key(&mut x, "Return", "에이전트: ");
         let [reply] = &said[..] else {
             panic!(
                 "one utterance, the reply, after Enter: {said:?}; {}",
@@ -1064,18 +1062,14 @@ fn orca_hears_each_thing_once(reader: Reader) {
 
         // The conversation, where focus goes back to the message focused before (the newest
         // reply, the first time), and the copied notice.
-        let from = mark(&x);
-        x.key("shift+Tab");
-        let said = orca_heard(&x, from, "에이전트: ");
+        let said = heard_after_key(&mut x, "shift+Tab", "에이전트: ");
         assert!(
             entered_the_conversation(reader, &said, 2 * run + 2),
             "{said:?}: {}",
             on("the conversation and its focused message")
         );
-        let from = mark(&x);
-        x.key("ctrl+c");
         assert_eq!(
-            orca_heard(&x, from, "메시지를 복사했어요"),
+            heard_after_key(&mut x, "ctrl+c", "메시지를 복사했어요"),
             ["메시지를 복사했어요"],
             "{}",
             on("the copied notice")
@@ -1094,10 +1088,8 @@ fn orca_hears_each_thing_once(reader: Reader) {
 
         // The find bar's count as it settles, typed 100 ms a letter: `f`, `fo` and `fox` find
         // every line sent so far, the digit only this run's.
-        let from = mark(&x);
-        x.key("Tab");
         assert_eq!(
-            orca_heard(&x, from, "entry."),
+            heard_after_key(&mut x, "Tab", "entry."),
             ["메시지 입력 entry."],
             "{}",
             on("the field again")
@@ -1146,10 +1138,8 @@ fn orca_hears_each_thing_once(reader: Reader) {
             "{}",
             on("no match")
         );
-        let from = mark(&x);
-        x.key("Escape");
         assert_eq!(
-            orca_heard(&x, from, "entry."),
+            heard_after_key(&mut x, "Escape", "entry."),
             ["메시지 입력 entry."],
             "{}",
             on("the field once the bar closes")
@@ -1157,18 +1147,14 @@ fn orca_hears_each_thing_once(reader: Reader) {
 
         // The field's context menu, by name, and the item the Menu key highlights (only paste
         // can act in an empty field); the field again once Escape closes it.
-        let from = mark(&x);
-        x.key("Menu");
         assert_eq!(
-            orca_heard(&x, from, "붙여넣기"),
+            heard_after_key(&mut x, "Menu", "붙여넣기"),
             ["편집 menu", "붙여넣기."],
             "{}",
             on("the menu")
         );
-        let from = mark(&x);
-        x.key("Escape");
         assert_eq!(
-            orca_heard(&x, from, "entry."),
+            heard_after_key(&mut x, "Escape", "entry."),
             ["메시지 입력 entry."],
             "{}",
             on("the field once the menu closes")
@@ -1196,13 +1182,18 @@ fn orca_hears_each_thing_once(reader: Reader) {
         took < Duration::from_secs(1),
         "heard within a second, not {took:?} ({kept})"
     );
-    let from = mark(&x);
-    x.key("shift+Tab");
-    let said = orca_heard(&x, from, "에이전트: ");
+    let said = heard_after_key(&mut x, "shift+Tab", "에이전트: ");
     assert!(
         entered_the_conversation(reader, &said, 2 * STATUS_RUNS),
         "back to the conversation: {said:?} ({kept})"
     );
+}
+
+/// Presses `key`, and what Orca said from then until `words`, as [`orca_heard`] has it.
+fn heard_after_key(x: &mut Session, key: &str, words: &str) -> Vec<String> {
+    let from = x.orca().spoken().len();
+    x.key(key);
+    orca_heard(x, from, words)
 }
 
 /// What Orca said since `from`, as [`orca_said`] has it, without the echo of the keys typed

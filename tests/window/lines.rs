@@ -159,16 +159,12 @@ fn orca_reads_the_line_up_and_down_take_the_caret_to() {
     x.type_text("first line");
     x.key("shift+Return");
     x.type_text("second line");
-    let from = x.orca().spoken().len();
-    x.key("Up");
-    let said = super::orca_heard(&x, from, "first line");
+    let said = super::heard_after_key(&mut x, "Up", "first line");
     assert!(
         said.iter().any(|line| line.contains("first line")),
         "{reader:?} reads the line above after Up: {said:?} ({kept})"
     );
-    let from = x.orca().spoken().len();
-    x.key("Down");
-    let said = super::orca_heard(&x, from, "second line");
+    let said = super::heard_after_key(&mut x, "Down", "second line");
     assert!(
         said.iter().any(|line| line.contains("second line"))
             && !said.iter().any(|line| line.contains("first line")),
