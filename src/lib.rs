@@ -51,7 +51,8 @@
 //! Bevy's own keyboard messages, and runs a frame. [`input::keys_that_send`] spells a line as a
 //! press and a release per character, each a `Key::Character` as an on-screen keyboard sends
 //! it (a space, a tab and a line break as `Key::Space`, `Key::Tab` and `Key::Enter`: the field
-//! reads a key by what it means, not where it sits), Enter last. Written without
+//! reads a key by what it means, not where it sits, so a tab moves focus and a line break sends
+//! the line so far), Enter last. Written without
 //! the window's ordering stream (`WindowEvent`), they come after any keys that have it.
 //! `tests/app/first_test.rs` is this:
 //!
@@ -95,7 +96,7 @@
 //! ## The full app's route, from the key to the rows
 //!
 //! Following one Enter through the full app passes through these 19 files of `src/`, in
-//! reading order, about 5,640 lines (`tests/app/tour.rs` counts them). Each file does more than
+//! reading order, about 5,940 lines (`tests/app/tour.rs` counts them). Each file does more than
 //! the Enter needs; the items named are the ones on its path.
 //!
 //! 1. `src/keyboard.rs` (about 20 lines): the keyboard's pass in its set,
@@ -114,11 +115,11 @@
 //!    menu is open, `route` asks `menu_key` alone.)
 //! 7. `src/input/keys.rs` (about 410 lines): `action`, which says Enter is `Action::Submit`
 //!    (and Shift+Enter `Action::NewLine`, a line break in the field).
-//! 8. `src/input/edit.rs` (about 230 lines): `apply`, which on `Action::Submit` writes the
+//! 8. `src/input/edit.rs` (about 220 lines): `apply`, which on `Action::Submit` writes the
 //!    message `Field::submit` returns.
-//! 9. `src/input/field.rs` (about 190 lines): [`input::Field::submit`] takes the line, keeps it
+//! 9. `src/input/field.rs` (about 200 lines): [`input::Field::submit`] takes the line, keeps it
 //!    for Up and Down if it is not blank, and returns the widget's submit message.
-//! 10. `src/input/editor.rs` (about 720 lines): [`input::editor::LineEditor::take`], which
+//! 10. `src/input/editor.rs` (about 770 lines): [`input::editor::LineEditor::take`], which
 //!     empties the line.
 //! 11. `src/input.rs` (about 350 lines): the field's plugin, whose `FieldSystems` run after the
 //!     pass; among them `show_in_widget` (in `input/edit.rs`) shows the emptied line.
@@ -149,13 +150,13 @@
 //! after it is mounted, `src/view/highlight.rs` (about 190 lines) and `src/view/reader.rs`
 //! (about 50 lines), which mark and describe it. The reply is also said to screen readers:
 //! `plan` writes it as an `Announce`, which `src/view/speech.rs` (about 140 lines) says. With
-//! them the Enter touches 26 files, about 6,760 lines. A reader who also opens every type these
+//! them the Enter touches 26 files, about 7,060 lines. A reader who also opens every type these
 //! systems take as parameters opens seven more: `src/theme/fonts.rs` (about 380 lines, whose
 //! `TextMetrics::width` also estimates each new row's height, from which `to_mount` chooses),
 //! `src/view/menu.rs` (about 1,080 lines), `src/view/find.rs` (about 780 lines),
 //! `src/view/selection.rs` (about 650 lines), `src/input/clock.rs` (about 50 lines),
-//! `src/input/selection.rs` (about 520 lines) and `src/input/clipboard.rs` (about 320 lines):
-//! 33 files, about 10,470 lines in all. The core example is the same flow in four. Other
+//! `src/input/selection.rs` (about 540 lines) and `src/input/clipboard.rs` (about 320 lines):
+//! 33 files, about 10,870 lines in all. The core example is the same flow in four. Other
 //! systems run in the Enter's frame without being on its way: the caret's (`input/caret.rs`),
 //! the field's text for screen readers (`input/screen_reader.rs`) and the field's selection
 //! offered to the desktop (`input/selection.rs`).
@@ -178,7 +179,9 @@
 //! | [`theme`]  | the palette in use, light or dark, and text sizes; the bundled fonts ([`theme::fonts`]), and which one draws each script and emoji |
 //! | [`a11y`]   | what a screen reader is told; each node is made where its thing is (a row's with the row, the field's text with the field, a row's text while a reader listens in [`view::reader`]) |
 //!
-//! Last, [`workarounds`] holds what the app does only because of how Bevy 0.19 behaves today,
+//! Last, [`workarounds`] holds what the app does only because of how Bevy 0.19 and the crates
+//! under it behave today (and lists those that must act where the behaviour shows, such as
+//! `input/arrival.rs` reading Shift from winit's raw events),
 //! each with its upstream issue (or the report, ready to file, where none was found) and a canary
 //! test that fails once it can go. Its plugin (the
 //! renderer drawing only what changed, one frame for each request for one, and the window's
