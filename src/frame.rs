@@ -23,8 +23,10 @@
 //!  │   ├─ SelectionSystems      after FieldSystems
 //!  │   ├─ FocusSystems::Walk    after SelectionSystems, before FindSystems
 //!  │   ├─ FindSystems           after SelectionSystems and EscapeExits
-//!  │   └─ ScrollInput           scroll_by_wheel → drag_scrollbar; last: the wheel has the
-//!  │                            last word in a frame
+//!  │   ├─ LinkSystems           point_at_links → hide_the_notice → open_links; after
+//!  │   │                        FocusSystems::Walk, which opens links too, and FindSystems
+//!  │   └─ ScrollInput           scroll_by_wheel → drag_scrollbar; after LinkSystems, last:
+//!  │                            the wheel has the last word in a frame
 //!  ├─ FieldDrawing::Paint       paint_widget          before [TextInputSystem]
 //!  ├─ FieldDrawing::Rest        rest_when_idle        after FieldSystems, before [TextInputSystem]
 //!  ├─ CopySystems               after ReadInput, before [TextInputSystem]
@@ -100,6 +102,7 @@ use crate::{
         focus::FocusSystems,
         menu::{MenuSystems, escape_is_not_the_menus},
         mount_rows,
+        open_links::LinkSystems,
         selection::SelectionSystems,
         speech::Speak,
         zoom::ZoomSystems,
@@ -158,10 +161,13 @@ fn order_the_flow(app: &mut App) {
             FindSystems
                 .in_set(AppSystems::ReadInput)
                 .after(SelectionSystems),
-            ScrollInput
+            // The pointer's clicks, and Enter on a link (`FocusSystems::Walk`), open in the
+            // frame they come.
+            LinkSystems
                 .in_set(AppSystems::ReadInput)
                 .after(FocusSystems::Walk)
                 .after(FindSystems),
+            ScrollInput.in_set(AppSystems::ReadInput).after(LinkSystems),
         ),
     );
 }

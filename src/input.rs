@@ -149,6 +149,11 @@ pub enum ConversationInput {
     /// The conversation menu's `메시지 복사`: copy the body of the message at this place in the
     /// log (`None`: the focused one), as its `복사` button does.
     CopyMessage(Option<usize>),
+    /// The conversation menu's `링크 열기`: open this link, as the message at a place in the log
+    /// and which of its links (`None`: the one the keyboard is on).
+    OpenLink(Option<(usize, usize)>),
+    /// The conversation menu's `링크 주소 복사`: copy this link's address (as `OpenLink`).
+    CopyLink(Option<(usize, usize)>),
 }
 
 /// The user asked to copy the newest reply (Ctrl+Shift+C); the view answers it.

@@ -201,6 +201,7 @@ pub mod chat;
 pub mod frame;
 pub mod input;
 pub mod keyboard;
+pub mod links;
 pub mod scroll;
 pub mod text_direction;
 pub mod theme;

@@ -20,6 +20,7 @@ pub mod find;
 pub mod focus;
 pub mod highlight;
 pub mod menu;
+pub mod open_links;
 pub mod paragraph;
 pub mod reader;
 pub mod recycle;
@@ -42,6 +43,7 @@ pub(super) fn plugin(app: &mut App) {
             find::plugin,
             highlight::plugin,
             menu::plugin,
+            open_links::plugin,
             reader::plugin,
             speech::plugin,
             zoom::plugin,
@@ -174,6 +176,7 @@ fn notices() -> impl Bundle {
             input::length_limit_notice(),
             copy::copied_notice(),
             zoom::zoom_notice(),
+            open_links::link_notice(),
         ],
     )
 }
@@ -184,7 +187,7 @@ pub fn follow_the_newest(
     log: Res<MessageLog>,
     conversation: Single<(Entity, &mut VirtualList), With<Conversation>>,
     input_focus: Res<InputFocus>,
-    rows: Query<&Item, With<MessageRow>>,
+    rows: focus::InConversation,
 ) {
     let (area, mut list) = conversation.into_inner();
     if log.len() > list.len() && !focus::in_conversation(&input_focus, area, &rows) {

@@ -59,6 +59,10 @@ mod wayland;
 #[path = "window/lines.rs"]
 mod lines;
 
+// Links in messages.
+#[path = "window/links.rs"]
+mod links;
+
 use screen::*;
 use session::*;
 

@@ -61,6 +61,10 @@ pub enum Walk {
     First,
     /// End or Ctrl+End: the newest message.
     Last,
+    /// Right: the focused message's next link (the first, from the message itself).
+    NextLink,
+    /// Left: the focused message's link before (the message itself, from its first).
+    PreviousLink,
 }
 
 /// What a key asks of the message that has keyboard focus in the conversation.
@@ -68,6 +72,8 @@ pub enum Walk {
 pub enum MessageAction {
     /// Ctrl+C or Ctrl+Insert: copy its body, or the conversation's selection if there is one.
     Copy,
+    /// Enter: open the link the keyboard is on in it.
+    Open,
 }
 
 /// Whether the key press opens the context menu where focus is: the Menu key, or Shift+F10.
@@ -184,6 +190,9 @@ pub fn in_conversation(key: &KeyboardInput, held: Modifiers) -> Option<Conversat
         KeyCode::PageDown => go(Walk::PageDown),
         KeyCode::Home => go(Walk::First),
         KeyCode::End => go(Walk::Last),
+        KeyCode::ArrowRight if !ctrl => go(Walk::NextLink),
+        KeyCode::ArrowLeft if !ctrl => go(Walk::PreviousLink),
+        KeyCode::Enter | KeyCode::NumpadEnter if !ctrl && !shift => Act(MessageAction::Open),
         KeyCode::Insert if ctrl && !shift => Act(MessageAction::Copy),
         _ if ctrl && !shift => match letter_shortcut(key, false) {
             Some(Action::Copy) => Act(MessageAction::Copy),

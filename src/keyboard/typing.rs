@@ -435,11 +435,13 @@ impl<'a> KeyFocus<'a> {
             }
             MenuOutcome::Chosen(command, owner, back) => {
                 self.come_back(back);
-                let (target, message) = match owner {
-                    MenuOwner::Field(field) => (self.target_of(Some(field)), None),
-                    MenuOwner::Conversation { message } => (KeyTarget::Conversation, message),
+                let (target, at) = match owner {
+                    MenuOwner::Field(field) => (self.target_of(Some(field)), (None, None)),
+                    MenuOwner::Conversation { message, link } => {
+                        (KeyTarget::Conversation, (message, link))
+                    }
                 };
-                let route = chosen(command, target, message, self.bar_open());
+                let route = chosen(command, target, at, self.bar_open());
                 self.follow(route, menus, fields, out)
             }
         }
@@ -447,13 +449,24 @@ impl<'a> KeyFocus<'a> {
 }
 
 /// What a menu item chosen in the menu of `owner` does: exactly what its key does there, by
-/// routing that key; `메시지 복사`, which has no key, copies the message at `message` (or the
-/// focused one) as its `복사` button does.
-fn chosen(command: MenuCommand, owner: KeyTarget, message: Option<usize>, bar_open: bool) -> Route {
-    match command.key() {
-        Some(chord) => route(&chord.press(), chord.held(), owner, bar_open),
-        None => Route::ToConversation(ConversationInput::CopyMessage(message)),
-    }
+/// routing that key. The items without a key act on what the menu was opened on, `at`: the
+/// message at a place in the log and which of its links (`None`: the focused one, and the link
+/// the keyboard is on). `메시지 복사` copies the message as its `복사` button does; `링크 열기`
+/// opens the link as a click does, and `링크 주소 복사` copies its address.
+fn chosen(
+    command: MenuCommand,
+    owner: KeyTarget,
+    at: (Option<usize>, Option<usize>),
+    bar_open: bool,
+) -> Route {
+    let (message, link) = at;
+    let link = message.zip(link);
+    Route::ToConversation(match command.key() {
+        Some(chord) => return route(&chord.press(), chord.held(), owner, bar_open),
+        None if command == MenuCommand::OpenLink => ConversationInput::OpenLink(link),
+        None if command == MenuCommand::CopyLinkAddress => ConversationInput::CopyLink(link),
+        None => ConversationInput::CopyMessage(message),
+    })
 }
 
 #[cfg(test)]
@@ -470,7 +483,7 @@ mod tests {
         ] {
             for &command in commands {
                 let bar_open = target == FindBar;
-                let by_menu = chosen(command, target, Some(3), bar_open);
+                let by_menu = chosen(command, target, (Some(3), Some(1)), bar_open);
                 match command.key() {
                     Some(chord) => {
                         let by_key = route(&chord.press(), chord.held(), target, bar_open);
@@ -484,5 +497,11 @@ mod tests {
                 }
             }
         }
+        // The link's items act on the link the menu was opened on.
+        let [open, copy] = MenuCommand::LINK
+            .map(|command| chosen(command, Conversation, (Some(3), Some(1)), false));
+        let on = Some((3, 1));
+        assert_eq!(open, Route::ToConversation(ConversationInput::OpenLink(on)));
+        assert_eq!(copy, Route::ToConversation(ConversationInput::CopyLink(on)));
     }
 }

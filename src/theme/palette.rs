@@ -45,6 +45,10 @@ pub struct Palette {
     pub find_current: Color,
     /// The text of the find's current match.
     pub find_current_text: Color,
+    /// A link's text and underline, on either role's bubble.
+    pub link: Color,
+    /// The text of the link the keyboard is on, over the focus ring's colour.
+    pub focused_link_text: Color,
 }
 
 impl Palette {
@@ -72,6 +76,9 @@ impl Palette {
         find_match_text: Color::srgb_u8(0xec, 0xef, 0xf4),
         find_current: Color::srgb_u8(0xfa, 0xcc, 0x15),
         find_current_text: Color::srgb_u8(0x1b, 0x1d, 0x23),
+        // A light blue, apart from the text's near-white by its hue and the underline.
+        link: Color::srgb_u8(0x9e, 0xcb, 0xff),
+        focused_link_text: Color::srgb_u8(0x1b, 0x1d, 0x23),
     };
 
     /// Dark text on near-white, for a platform that prefers light.
@@ -95,6 +102,8 @@ impl Palette {
         find_match_text: Color::srgb_u8(0x1b, 0x1f, 0x27),
         find_current: Color::srgb_u8(0xc2, 0x41, 0x0c),
         find_current_text: Color::srgb_u8(0xff, 0xff, 0xff),
+        link: Color::srgb_u8(0x0b, 0x4f, 0xc2),
+        focused_link_text: Color::srgb_u8(0xff, 0xff, 0xff),
     };
 }
 

@@ -32,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<CopyNewestReply>()
         .add_message::<CopyBody>()
         .add_message::<CopyText>()
+        .add_message::<CopyAddress>()
         .add_systems(
             Update,
             (
@@ -59,6 +60,10 @@ pub struct CopyBody(pub Entity);
 #[derive(Message, Debug, Clone)]
 pub struct CopyText(pub String);
 
+/// Copy this link's address to the clipboard, and say so (`링크 주소 복사`).
+#[derive(Message, Debug, Clone)]
+pub struct CopyAddress(pub String);
+
 /// What the copy button says.
 pub const COPY: &str = "복사";
 /// What the copy button says once it has copied, until the pointer leaves the row.
@@ -66,6 +71,9 @@ pub const COPIED: &str = "복사됨";
 
 /// What the notice under the field says after a copy.
 pub const COPIED_NOTICE: &str = "메시지를 복사했어요";
+
+/// What the notice says after a link's address is copied.
+pub const ADDRESS_COPIED_NOTICE: &str = "링크 주소를 복사했어요";
 
 /// Marks a row's copy button.
 #[derive(Component, Reflect, Debug, Default)]
@@ -263,9 +271,10 @@ fn copy_the_newest_reply(
 fn copy_bodies(
     mut asks: MessageReader<CopyBody>,
     mut texts: MessageReader<CopyText>,
+    mut addresses: MessageReader<CopyAddress>,
     messages: Query<&ChatMessage>,
     mut clipboard: MessageWriter<WriteClipboard>,
-    mut notice: Single<&mut Node, With<CopiedNotice>>,
+    notice: Single<(&mut Node, &mut Text), With<CopiedNotice>>,
     mut announce: MessageWriter<Announce>,
 ) {
     let body = asks
@@ -273,18 +282,24 @@ fn copy_bodies(
         .filter_map(|CopyBody(message)| messages.get(*message).ok())
         .last()
         .map(|message| message.body().to_owned());
-    // The two never come in one frame: a key copies the selection or the focused message.
-    let Some(last) = texts
-        .read()
-        .last()
+    let address = (addresses.read().last()).map(|CopyAddress(address)| address.clone());
+    // They never come in one frame: a key or a menu item copies the selection, the focused
+    // message or a link's address.
+    let Some((last, said)) = (texts.read().last())
         .map(|CopyText(text)| text.clone())
         .or(body)
+        .map(|text| (text, COPIED_NOTICE))
+        .or(address.map(|address| (address, ADDRESS_COPIED_NOTICE)))
     else {
         return;
     };
     clipboard.write(WriteClipboard(last));
-    notice.display = Display::Flex;
-    announce.write(Announce::say(Topic::Copied, COPIED_NOTICE));
+    let (mut node, mut text) = notice.into_inner();
+    node.display = Display::Flex;
+    if text.0 != said {
+        said.clone_into(&mut text.0);
+    }
+    announce.write(Announce::say(Topic::Copied, said));
 }
 
 /// Shows or hides the button, on screen and to screen readers.

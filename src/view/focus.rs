@@ -35,11 +35,14 @@ use bevy::{
 use crate::{
     chat::MessageLog,
     input::{ChatInput, ConversationInput, MessageAction, Walk},
+    links::{Link, Links},
     scroll::{Item, VirtualList},
     theme::Theme,
     view::{
         Bubble, Conversation, MessageRow,
-        copy::{CopyBody, CopyButton},
+        copy::{CopyAddress, CopyBody, CopyButton},
+        open_links::OpenLink,
+        reader::ReaderLink,
         selection::ConversationSelection,
     },
 };
@@ -76,6 +79,8 @@ const REVEAL_MARGIN: f32 = RING_WIDTH + RING_OFFSET;
 pub struct MessageFocus {
     /// The message's place in the log.
     place: Option<usize>,
+    /// Which of its links the keyboard is on, if one (Right and Left walk them).
+    link: Option<usize>,
 }
 
 impl MessageFocus {
@@ -83,14 +88,26 @@ impl MessageFocus {
     pub fn place(&self) -> Option<usize> {
         self.place
     }
+
+    /// Which of the focused message's links the keyboard is on.
+    pub fn link(&self) -> Option<usize> {
+        self.link
+    }
+
+    /// Focus on the message at `place`, not on a link of it.
+    fn set(&mut self, place: usize) {
+        self.place = Some(place);
+        self.link = None;
+    }
 }
 
-/// Whether keyboard focus is in the conversation: on the list, or on one of its rows.
-pub fn in_conversation(
-    focus: &InputFocus,
-    list: Entity,
-    rows: &Query<&Item, With<MessageRow>>,
-) -> bool {
+/// What keyboard focus can be on in the conversation, beside the list: a row, or a link of a
+/// row's as screen readers are given it (`view/reader.rs`).
+pub type InConversation<'w, 's> = Query<'w, 's, (), Or<(With<MessageRow>, With<ReaderLink>)>>;
+
+/// Whether keyboard focus is in the conversation: on the list, on one of its rows, or on a link
+/// in one.
+pub fn in_conversation(focus: &InputFocus, list: Entity, rows: &InConversation) -> bool {
     focus
         .get()
         .is_some_and(|focused| focused == list || rows.contains(focused))
@@ -123,6 +140,11 @@ struct ConversationWalk<'w, 's> {
     log: Res<'w, MessageLog>,
     conversation: Single<'w, 's, (Entity, &'static mut VirtualList), With<Conversation>>,
     rows: Query<'w, 's, &'static Item, With<MessageRow>>,
+    here: InConversation<'w, 's>,
+    reader_links: Query<'w, 's, &'static ReaderLink>,
+    links: Query<'w, 's, &'static Links>,
+    opens: MessageWriter<'w, OpenLink>,
+    link_copies: MessageWriter<'w, CopyAddress>,
     field: Single<'w, 's, Entity, With<ChatInput>>,
     buttons: Query<'w, 's, &'static ChildOf, With<CopyButton>>,
     parents: Query<'w, 's, &'static ChildOf>,
@@ -137,7 +159,7 @@ impl ConversationWalk<'_, '_> {
     /// same frame may have taken focus back to the field already).
     fn still_focused(&self) -> Option<usize> {
         let (list, ref virtual_list) = *self.conversation;
-        let here = in_conversation(&self.input_focus, list, &self.rows)
+        let here = in_conversation(&self.input_focus, list, &self.here)
             || self.input_focus.get() == Some(*self.field);
         self.focus
             .place
@@ -150,6 +172,33 @@ impl ConversationWalk<'_, '_> {
         let len = virtual_list.len();
         self.focus.place = Some(self.focus.place.filter(|&at| at < len).unwrap_or(len - 1));
         self.input_focus.set(list, FocusCause::Navigated);
+    }
+
+    /// The links of the message at `place`.
+    fn links_of(&self, place: usize) -> &[Link] {
+        let message = self.log.entities().get(place);
+        message
+            .and_then(|&message| self.links.get(message).ok())
+            .map_or(&[], |Links(links)| links)
+    }
+
+    /// The link `at` names (a place and which of its links), or else the one the keyboard is
+    /// on, while focus is in the conversation.
+    fn link(&self, at: Option<(usize, usize)>) -> Option<&Link> {
+        let (place, index) = at.or_else(|| Some((self.still_focused()?, self.focus.link?)))?;
+        self.links_of(place).get(index)
+    }
+
+    /// Right or Left: the next or the previous link of the focused message, or the message
+    /// itself before its first; the last stays the last.
+    fn walk_the_links(&mut self, at: usize, on: bool) {
+        let count = self.links_of(at).len();
+        self.focus.link = match (self.focus.link, on) {
+            (None, true) => (count > 0).then_some(0),
+            (Some(link), true) => Some((link + 1).min(count.saturating_sub(1))),
+            (Some(link), false) => link.checked_sub(1),
+            (None, false) => None,
+        };
     }
 
     /// Carries out one of the conversation's keys; whether focus moved.
@@ -180,15 +229,36 @@ impl ConversationWalk<'_, '_> {
                     return false;
                 };
                 let list = &self.conversation.1;
-                self.focus.place = Some(match walk {
+                let to = match walk {
                     Walk::Previous => at.saturating_sub(1),
                     Walk::Next => (at + 1).min(len - 1),
                     Walk::First => 0,
                     Walk::Last => len - 1,
                     Walk::PageUp => page(list, at, false),
                     Walk::PageDown => page(list, at, true),
-                });
+                    Walk::NextLink | Walk::PreviousLink => {
+                        self.walk_the_links(at, walk == Walk::NextLink);
+                        return true;
+                    }
+                };
+                self.focus.set(to);
                 return true;
+            }
+            ConversationInput::Act(MessageAction::Open) | ConversationInput::OpenLink(_) => {
+                let at = match key {
+                    ConversationInput::OpenLink(at) => at,
+                    _ => None,
+                };
+                if let Some(link) = self.link(at) {
+                    let target = link.target.clone();
+                    self.opens.write(OpenLink(target));
+                }
+            }
+            ConversationInput::CopyLink(at) => {
+                if let Some(link) = self.link(at) {
+                    let target = link.target.clone();
+                    self.link_copies.write(CopyAddress(target));
+                }
             }
             // The selection's (`selection`).
             ConversationInput::SelectAll | ConversationInput::CopySelection => {}
@@ -228,6 +298,22 @@ impl ConversationWalk<'_, '_> {
                 }
                 return true;
             }
+            Action::Focus if let Ok(link) = self.reader_links.get(target) => {
+                if link.place >= len {
+                    return false;
+                }
+                self.focus.place = Some(link.place);
+                self.focus.link = Some(link.index);
+                self.input_focus.set(target, FocusCause::Navigated);
+                return true;
+            }
+            Action::Click if let Ok(link) = self.reader_links.get(target) => {
+                let at = Some((link.place, link.index));
+                if let Some(link) = self.link(at) {
+                    let target = link.target.clone();
+                    self.opens.write(OpenLink(target));
+                }
+            }
             Action::Focus | Action::ScrollIntoView => {
                 let Ok(&Item(at)) = self.rows.get(target) else {
                     return false;
@@ -236,7 +322,7 @@ impl ConversationWalk<'_, '_> {
                     return false;
                 }
                 if request.action == Action::Focus {
-                    self.focus.place = Some(at);
+                    self.focus.set(at);
                     self.input_focus.set(list, FocusCause::Navigated);
                     return true;
                 }
@@ -282,26 +368,34 @@ fn page(list: &VirtualList, at: usize, down: bool) -> usize {
     to
 }
 
-/// Gives [`InputFocus`] to the row that shows the focused message, and the focus ring to its
-/// bubble; or, while that message has no row, to the list.
+/// Gives [`InputFocus`] to the row that shows the focused message (to the link the keyboard is
+/// on in it, while a screen reader has it as a node), and the focus ring to its bubble; or,
+/// while that message has no row, to the list.
 fn show_focus(
     focus: Res<MessageFocus>,
     mut input_focus: ResMut<InputFocus>,
     theme: Res<Theme>,
     conversation: Single<Entity, With<Conversation>>,
     rows: Query<(Entity, &Item, &Children), With<MessageRow>>,
-    items: Query<&Item, With<MessageRow>>,
+    here: InConversation,
+    reader_links: Query<(Entity, &ReaderLink)>,
     mut rings: Query<(Entity, &mut Outline), With<Bubble>>,
     mut commands: Commands,
 ) {
     let list = *conversation;
-    let focused = in_conversation(&input_focus, list, &items)
+    let focused = in_conversation(&input_focus, list, &here)
         .then_some(focus.place)
         .flatten()
         .and_then(|at| rows.iter().find(|(_, item, _)| item.0 == at));
     let ringed = focused.and_then(|(_, _, children)| children.first().copied());
-    if in_conversation(&input_focus, list, &items) {
-        let holder = focused.map_or(list, |(row, _, _)| row);
+    if in_conversation(&input_focus, list, &here) {
+        let link = |row| {
+            let index = focus.link?;
+            let (link, _) =
+                (reader_links.iter()).find(|(_, link)| link.row == row && link.index == index)?;
+            Some(link)
+        };
+        let holder = focused.map_or(list, |(row, _, _)| link(row).unwrap_or(row));
         if input_focus.get() != Some(holder) {
             input_focus.set(holder, FocusCause::Navigated);
         }

@@ -1,5 +1,7 @@
 //! How a row draws what is marked in its text: its part of the conversation's selection
-//! (`view/selection.rs`), and the find's matches (`view/find.rs`), the current one apart.
+//! (`view/selection.rs`), the find's matches (`view/find.rs`), the current one apart, and its
+//! links (`view/open_links.rs`), underlined, the one the keyboard is on filled in the focus
+//! ring's colour.
 //!
 //! Both are kept as places in the log, and a row draws them from the place it shows, in the
 //! frame it comes to show it: a row recycled from another message never keeps that message's
@@ -9,15 +11,20 @@
 
 use std::ops::Range;
 
-use bevy::{prelude::*, text::TextBackgroundColor};
+use bevy::{
+    prelude::*,
+    text::{TextBackgroundColor, Underline},
+};
 
 use super::{
     MessageRow,
     find::Finder,
+    focus::MessageFocus,
     paragraph::LaidOut,
     selection::{ConversationSelection, RowsOnScreen, Selected},
 };
 use crate::{
+    links::Links,
     scroll::Item,
     theme::{self, Palette, Theme},
 };
@@ -30,6 +37,7 @@ pub(super) fn plugin(app: &mut App) {
                 resource_changed::<ConversationSelection>
                     .or_eager(resource_changed::<Finder>)
                     .or_eager(resource_changed::<Theme>)
+                    .or_eager(resource_changed::<MessageFocus>)
                     .or_eager(any_match_filter::<(Changed<Item>, With<MessageRow>)>),
             )
             .in_set(super::DressRows),
@@ -46,11 +54,15 @@ pub struct Marks {
     pub matches: Vec<Range<usize>>,
     /// Which of `matches` is the current one.
     pub current: Option<usize>,
+    /// The links in the body.
+    pub links: Vec<Range<usize>>,
+    /// Which of `links` has the keyboard's focus.
+    pub focused_link: Option<usize>,
 }
 
 impl Marks {
     fn is_empty(&self) -> bool {
-        self.selected.is_none() && self.matches.is_empty()
+        self.selected.is_none() && self.matches.is_empty() && self.links.is_empty()
     }
 }
 
@@ -58,6 +70,8 @@ impl Marks {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Look {
     Plain,
+    Link,
+    FocusedLink,
     Match,
     Current,
     Selected,
@@ -68,6 +82,8 @@ impl Look {
     fn colours(self, palette: &Palette) -> (Color, Option<Color>) {
         match self {
             Self::Plain => (palette.text, None),
+            Self::Link => (palette.link, None),
+            Self::FocusedLink => (palette.focused_link_text, Some(palette.focus_ring)),
             Self::Match => (palette.find_match_text, Some(palette.find_match)),
             Self::Current => (palette.find_current_text, Some(palette.find_current)),
             Self::Selected => (palette.selection_text, Some(palette.selection)),
@@ -81,12 +97,14 @@ fn draw_marks(
     selection: Res<ConversationSelection>,
     finder: Res<Finder>,
     theme: Res<Theme>,
+    focus: Res<MessageFocus>,
     rows: RowsOnScreen,
     mounted: Query<(Ref<Item>, &Children), With<MessageRow>>,
     mut texts: Query<(&mut Text, Option<&Marks>)>,
     mut commands: Commands,
 ) {
-    let all = selection.is_changed() || finder.is_changed() || theme.is_changed();
+    let all =
+        selection.is_changed() || finder.is_changed() || theme.is_changed() || focus.is_changed();
     for (item, children) in &mounted {
         if !all && !item.is_changed() {
             continue;
@@ -105,6 +123,7 @@ fn draw_marks(
             selected: selection.of(item.0, body.len()),
             matches,
             current,
+            ..links_of(item.0, &rows, &focus)
         };
         let unchanged = drawn.map_or(wanted.is_empty(), |drawn| *drawn == wanted);
         // A row that came to show another message has that message's text, and no marks:
@@ -128,12 +147,12 @@ fn draw_marks(
         // The root keeps the row's own colour: the text before the first mark.
         let plain = stretches
             .first()
-            .filter(|(_, look)| *look == Look::Plain)
-            .map_or(0..0, |(range, _)| range.clone());
+            .filter(|(_, look, _)| *look == Look::Plain)
+            .map_or(0..0, |(range, _, _)| range.clone());
         shown.0 = laid.text[plain.clone()].to_owned();
         let rest = stretches.into_iter().skip(usize::from(!plain.is_empty()));
         entity.insert(wanted).with_children(|spans| {
-            for (range, look) in rest {
+            for (range, look, underlined) in rest {
                 let (colour, fill) = look.colours(palette);
                 let mut span = spans.spawn((
                     TextSpan::new(&laid.text[range]),
@@ -143,14 +162,39 @@ fn draw_marks(
                 if let Some(fill) = fill {
                     span.insert(TextBackgroundColor(fill));
                 }
+                if underlined {
+                    span.insert(Underline);
+                }
             }
         });
     }
 }
 
-/// The laid-out text cut where its marks start and end, each stretch with how it is drawn.
-fn stretches(laid: &LaidOut, marks: &Marks) -> Vec<(Range<usize>, Look)> {
+/// The marks of the links of the message at `place`: where they are, and which of them the
+/// keyboard is on.
+fn links_of(place: usize, rows: &RowsOnScreen, focus: &MessageFocus) -> Marks {
+    let links = rows.links(place).map_or(Vec::new(), |Links(links)| {
+        links.iter().map(|link| link.range.clone()).collect()
+    });
+    Marks {
+        links,
+        focused_link: focus.link().filter(|_| focus.place() == Some(place)),
+        ..default()
+    }
+}
+
+/// The laid-out text cut where its marks start and end, each stretch with how it is drawn and
+/// whether it is underlined (a link's, whatever else marks it).
+fn stretches(laid: &LaidOut, marks: &Marks) -> Vec<(Range<usize>, Look, bool)> {
     let mut marked: Vec<(Range<usize>, Look)> = Vec::new();
+    for (i, link) in marks.links.iter().enumerate() {
+        let look = if marks.focused_link == Some(i) {
+            Look::FocusedLink
+        } else {
+            Look::Link
+        };
+        marked.push((laid.range(link.clone(), false), look));
+    }
     for (i, found) in marks.matches.iter().enumerate() {
         let look = if marks.current == Some(i) {
             Look::Current
@@ -172,18 +216,23 @@ fn stretches(laid: &LaidOut, marks: &Marks) -> Vec<(Range<usize>, Look)> {
         .collect();
     cuts.sort_unstable();
     cuts.dedup();
-    let mut stretches: Vec<(Range<usize>, Look)> = Vec::new();
+    let mut stretches: Vec<(Range<usize>, Look, bool)> = Vec::new();
     for pair in cuts.windows(2) {
         let range = pair[0]..pair[1];
-        let look = marked
-            .iter()
-            .filter(|(marked, _)| marked.start <= range.start && range.end <= marked.end)
-            .map(|&(_, look)| look)
-            .max()
-            .unwrap_or(Look::Plain);
+        let over = || {
+            (marked.iter())
+                .filter(|(marked, _)| marked.start <= range.start && range.end <= marked.end)
+                .map(|&(_, look)| look)
+        };
+        let look = over().max().unwrap_or(Look::Plain);
+        let underlined = over().any(|look| matches!(look, Look::Link | Look::FocusedLink));
         match stretches.last_mut() {
-            Some((last, last_look)) if *last_look == look => last.end = range.end,
-            _ => stretches.push((range, look)),
+            Some((last, last_look, last_line))
+                if (*last_look, *last_line) == (look, underlined) =>
+            {
+                last.end = range.end;
+            }
+            _ => stretches.push((range, look, underlined)),
         }
     }
     stretches

@@ -41,7 +41,9 @@ use bevy::{
 };
 
 use super::{
-    Bubble, Conversation, MessageRow, focus::MessageFocus, selection::ConversationSelection,
+    Bubble, Conversation, MessageRow,
+    focus::MessageFocus,
+    selection::{ConversationSelection, RowsOnScreen},
 };
 use crate::{
     PointerGrab,
@@ -123,6 +125,10 @@ pub enum MenuCommand {
     SelectConversation,
     /// `대화에서 찾기…`: Ctrl+F.
     FindInConversation,
+    /// `링크 열기`: what a click on the link does.
+    OpenLink,
+    /// `링크 주소 복사`: copies the link's address.
+    CopyLinkAddress,
 }
 
 impl MenuCommand {
@@ -136,6 +142,10 @@ impl MenuCommand {
         Self::Delete,
         Self::SelectAll,
     ];
+
+    /// What the conversation's menu has first, on a link (or with the keyboard on one), as
+    /// browsers have it.
+    pub const LINK: [Self; 2] = [Self::OpenLink, Self::CopyLinkAddress];
 
     /// The conversation's menu, in order.
     pub const CONVERSATION: [Self; 4] = [
@@ -157,6 +167,8 @@ impl MenuCommand {
             Self::SelectAll | Self::SelectConversation => "모두 선택",
             Self::CopyMessage => "메시지 복사",
             Self::FindInConversation => "대화에서 찾기…",
+            Self::OpenLink => "링크 열기",
+            Self::CopyLinkAddress => "링크 주소 복사",
         }
     }
 
@@ -171,7 +183,7 @@ impl MenuCommand {
             Self::Delete => Chord::bare(KeyCode::Delete),
             Self::SelectAll | Self::SelectConversation => Chord::ctrl(KeyCode::KeyA),
             Self::FindInConversation => Chord::ctrl(KeyCode::KeyF),
-            Self::CopyMessage => return None,
+            Self::CopyMessage | Self::OpenLink | Self::CopyLinkAddress => return None,
         })
     }
 }
@@ -204,12 +216,22 @@ pub fn field_items(line: &LineEditor) -> Vec<MenuItem> {
         .collect()
 }
 
-/// The conversation's menu: copy while text is selected in it, copy a message while there is
-/// one under the pointer (or focused), select all while there are messages; find always.
-pub fn conversation_items(selected: bool, a_message: bool, logged: bool) -> Vec<MenuItem> {
-    MenuCommand::CONVERSATION
-        .into_iter()
-        .map(|command| MenuItem {
+/// The conversation's menu: on a link, opening it and copying its address first; copy while
+/// text is selected in it, copy a message while there is one under the pointer (or focused),
+/// select all while there are messages; find always.
+pub fn conversation_items(
+    selected: bool,
+    a_message: bool,
+    logged: bool,
+    on_a_link: bool,
+) -> Vec<MenuItem> {
+    let link = if on_a_link {
+        &MenuCommand::LINK[..]
+    } else {
+        &[]
+    };
+    (link.iter().chain(&MenuCommand::CONVERSATION))
+        .map(|&command| MenuItem {
             command,
             enabled: match command {
                 MenuCommand::CopySelection => selected,
@@ -231,6 +253,9 @@ pub enum MenuOwner {
         /// The place in the log of the message under the pointer; `None` from the keyboard,
         /// for the focused message, wherever the keys before took focus.
         message: Option<usize>,
+        /// Which of that message's links is under the pointer; `None` from the keyboard, for
+        /// the one the keyboard is on.
+        link: Option<usize>,
     },
 }
 
@@ -434,9 +459,18 @@ impl Menus<'_, '_> {
     /// `returns_to`.
     pub fn open_on_conversation(&mut self, returns_to: Option<Entity>) {
         let focused = self.focus.place().is_some_and(|at| at < self.log.len());
-        let items = conversation_items(!self.selection.is_empty(), focused, !self.log.is_empty());
+        let on_a_link = focused && self.focus.link().is_some();
+        let items = conversation_items(
+            !self.selection.is_empty(),
+            focused,
+            !self.log.is_empty(),
+            on_a_link,
+        );
         self.menu.open(
-            MenuOwner::Conversation { message: None },
+            MenuOwner::Conversation {
+                message: None,
+                link: None,
+            },
             items,
             Anchor::FocusedMessage,
             returns_to,
@@ -622,6 +656,7 @@ struct Under<'w, 's> {
         ),
         With<MessageRow>,
     >,
+    on_screen: RowsOnScreen<'w, 's>,
     selection: Res<'w, ConversationSelection>,
     log: Res<'w, MessageLog>,
     zoom: Res<'w, UiScale>,
@@ -680,12 +715,17 @@ impl Under<'_, '_> {
             .find(|(_, node, transform)| node.contains_point(**transform, physical))
             .map(|(&Item(place), ..)| place)
             .filter(|&place| place < self.log.len());
+        let link = self.on_screen.link_at(physical);
         let items = conversation_items(
             !self.selection.is_empty(),
             message.is_some(),
             !self.log.is_empty(),
+            link.is_some(),
         );
-        let owner = MenuOwner::Conversation { message };
+        let owner = MenuOwner::Conversation {
+            message,
+            link: link.map(|(_, index)| index),
+        };
         menu.open(owner, items, Anchor::Pointer(at), returns_to);
         true
     }
@@ -1050,10 +1090,13 @@ mod tests {
 
     #[test]
     fn the_menu_keys_wrap_and_skip_items_that_cannot_act() {
-        let items = conversation_items(false, true, true);
+        let items = conversation_items(false, true, true, false);
         let mut menu = ContextMenu::default();
         menu.open(
-            MenuOwner::Conversation { message: None },
+            MenuOwner::Conversation {
+                message: None,
+                link: None,
+            },
             items,
             Anchor::FocusedMessage,
             None,
@@ -1075,7 +1118,10 @@ mod tests {
             menu.key(MenuKey::Choose),
             MenuOutcome::Chosen(
                 MenuCommand::FindInConversation,
-                MenuOwner::Conversation { message: None },
+                MenuOwner::Conversation {
+                    message: None,
+                    link: None,
+                },
                 None
             )
         );

@@ -38,7 +38,7 @@ use bevy::{
     ui::UiGlobalTransform,
     window::{CursorMoved, RequestRedraw, WindowEvent},
 };
-use parley::Cursor;
+use parley::{Cluster, Cursor};
 
 use super::{
     Bubble, Conversation, MessageRow, bubble_and_text,
@@ -55,6 +55,7 @@ use crate::{
         editor::{nearest_boundary, word_at},
         window_scale,
     },
+    links::Links,
     scroll::{Item, VirtualList},
 };
 
@@ -204,8 +205,9 @@ impl ConversationSelection {
 
 /// Two presses this close in time and place are one double- or triple-click (GTK's defaults,
 /// as the field's).
-const MULTI_CLICK_TIME: Duration = Duration::from_millis(400);
-const MULTI_CLICK_DISTANCE: f32 = 5.0;
+pub(super) const MULTI_CLICK_TIME: Duration = Duration::from_millis(400);
+/// See [`MULTI_CLICK_TIME`]: in logical pixels.
+pub(super) const MULTI_CLICK_DISTANCE: f32 = 5.0;
 
 /// How fast a drag past the edge scrolls: per second, this much for each pixel out, and at
 /// least the base.
@@ -279,14 +281,19 @@ impl Gesture {
 #[derive(bevy::ecs::system::SystemParam)]
 pub(super) struct Logged<'w, 's> {
     log: Res<'w, MessageLog>,
-    messages: Query<'w, 's, (&'static ChatMessage, &'static Role)>,
+    messages: Query<'w, 's, (&'static ChatMessage, &'static Role, Option<&'static Links>)>,
 }
 
 impl Logged<'_, '_> {
     /// The role and body of the message at `place`.
     pub(super) fn message(&self, place: usize) -> Option<(Role, &str)> {
-        let (body, &role) = self.messages.get(*self.log.entities().get(place)?).ok()?;
+        let (body, &role, _) = self.messages.get(*self.log.entities().get(place)?).ok()?;
         Some((role, body.body()))
+    }
+
+    /// The links of the message at `place`, if it has any.
+    pub(super) fn links(&self, place: usize) -> Option<&Links> {
+        self.messages.get(*self.log.entities().get(place)?).ok()?.2
     }
 }
 
@@ -324,6 +331,11 @@ impl RowsOnScreen<'_, '_> {
         self.logged.message(place)
     }
 
+    /// The links of the message at `place`, if it has any.
+    pub(super) fn links(&self, place: usize) -> Option<&Links> {
+        self.logged.links(place)
+    }
+
     /// The place of the text under `point` (physical pixels), or nearest to it: in the row
     /// nearest it vertically, where the text layout's hit test puts it.
     fn place_at(&self, point: Vec2) -> Option<TextPlace> {
@@ -340,6 +352,22 @@ impl RowsOnScreen<'_, '_> {
         let (role, body) = self.message(place)?;
         let offset = LaidOut::of(role, body).body_offset(index);
         Some(TextPlace::new(place, nearest_boundary(body, offset)))
+    }
+
+    /// The link under `point` (physical pixels), on one of its glyphs in a row on screen: the
+    /// message's place in the log, and which of its links.
+    pub(super) fn link_at(&self, point: Vec2) -> Option<(usize, usize)> {
+        let (&Item(place), children, _, _) = (self.rows.iter())
+            .find(|(_, _, node, transform)| node.contains_point(**transform, point))?;
+        let (block, node, transform) = self.texts.get(self.text_of(children)?).ok()?;
+        if !node.contains_point(*transform, point) {
+            return None;
+        }
+        let local = point - transform.transform_point2(-node.size() / 2.0);
+        let (cluster, _) = Cluster::from_point_exact(block.buffer(), local.x, local.y)?;
+        let (role, body) = self.message(place)?;
+        let offset = LaidOut::of(role, body).body_offset(cluster.text_range().start);
+        Some((place, self.links(place)?.index_at(offset)?))
     }
 
     /// The text of the row whose children are `row`: its bubble's first child.

@@ -39,6 +39,8 @@ pub enum Topic {
     Zoom,
     /// The find bar's count.
     FindCount,
+    /// That a link could not be opened.
+    Link,
 }
 
 /// Has screen readers told `text` about `topic`, or, with no text, hushes the topic: what waits

@@ -38,6 +38,8 @@ const NOT_RUST: &[&str] = &[
     "grabFocus",
     // AT-SPI's Text interface: the line a reader asks for (docs/editing.md).
     "GetStringAtOffset",
+    // The desktop portal's method that opens a link (src/links/open.rs).
+    "OpenURI",
     "malloc_consolidate",
 ];
 

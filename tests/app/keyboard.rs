@@ -451,7 +451,10 @@ fn a_readers_requests_move_focus_and_press_the_button_and_stale_ones_are_ignored
     let menu = app.world().resource::<ContextMenu>();
     assert_eq!(
         menu.owner(),
-        Some(MenuOwner::Conversation { message: None }),
+        Some(MenuOwner::Conversation {
+            message: None,
+            link: None
+        }),
         "Shift+F10 opens the conversation's menu, for the focused message"
     );
     let item = input_focus(&app).expect("focus on the menu");

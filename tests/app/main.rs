@@ -29,6 +29,7 @@ mod inspect;
 mod keyboard;
 mod layout;
 mod lines;
+mod links;
 mod logging;
 mod menu;
 mod runtime_flow;

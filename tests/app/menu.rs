@@ -329,7 +329,10 @@ fn each_item_of_the_conversations_menu_does_what_its_key_or_button_does() {
             chord(&mut app, SHIFT, KeyCode::F10, Key::F10);
             assert_eq!(
                 menu(&app).owner(),
-                Some(MenuOwner::Conversation { message: None })
+                Some(MenuOwner::Conversation {
+                    message: None,
+                    link: None
+                })
             );
             choose(&mut app, command);
             assert_eq!(
@@ -357,7 +360,10 @@ fn each_item_of_the_conversations_menu_does_what_its_key_or_button_does() {
     right_click(&mut app, at);
     assert_eq!(
         menu(&app).owner(),
-        Some(MenuOwner::Conversation { message: Some(2) })
+        Some(MenuOwner::Conversation {
+            message: Some(2),
+            link: None
+        })
     );
     choose_by_pointer(&mut app, MenuCommand::CopyMessage);
     assert_eq!(copied(&mut app), [body]);

@@ -19,44 +19,6 @@ use bevy::{
 use common::*;
 use parley::{Affinity, Cursor};
 
-/// The mounted row that shows the message at `place`.
-fn row_at(app: &mut App, place: usize) -> Entity {
-    let world = app.world_mut();
-    row_entities(world)
-        .into_iter()
-        .find(|&row| world.get::<agent_chat::scroll::Item>(row).unwrap().0 == place)
-        .unwrap_or_else(|| panic!("message {place} has a row"))
-}
-
-/// Where the caret would stand before the laid-out text's byte `index` in the row of the message
-/// at `place`, nudged `nudge` pixels into the cluster beside it, halfway down its line: in the
-/// window's logical pixels, as the pointer reports them.
-fn point(app: &mut App, place: usize, index: usize, nudge: f32) -> Vec2 {
-    let row = row_at(app, place);
-    let world = app.world();
-    let text = text_of_row(world, row);
-    let layout = world.get::<ComputedTextBlock>(text).unwrap().buffer();
-    let node = world.get::<ComputedNode>(text).unwrap();
-    let transform = world.get::<UiGlobalTransform>(text).unwrap();
-    let caret = Cursor::from_byte_index(layout, index, Affinity::Downstream).geometry(layout, 1.0);
-    let top_left = transform.transform_point2(-node.size() / 2.0);
-    let at = top_left
-        + Vec2::new(
-            caret.x0 as f32 + nudge,
-            ((caret.y0 + caret.y1) / 2.0) as f32,
-        );
-    at * node.inverse_scale_factor()
-}
-
-/// [`point`] at the body's byte `offset` in a row of Korean or Latin text (nothing laid out
-/// beyond the label and the body).
-fn body_point(app: &mut App, place: usize, offset: usize) -> Vec2 {
-    let message = app.world().resource::<MessageLog>().entities()[place];
-    let role = *app.world().get::<agent_chat::chat::Role>(message).unwrap();
-    let label = agent_chat::chat::RoleStyle::of(role).text("").len();
-    point(app, place, label + offset, 1.0)
-}
-
 fn drag(app: &mut App, from: Vec2, to: Vec2) {
     pointer(app, from, Some(ButtonState::Pressed));
     pointer(app, (from + to) / 2.0, None);

@@ -55,6 +55,9 @@ fn text_meets_wcag_aa_on_every_background_it_sits_on() {
                 p.find_current_text,
                 p.find_current,
             ),
+            ("a link on a user bubble", p.link, p.user_background),
+            ("a link on an agent bubble", p.link, p.agent_background),
+            ("the focused link's text", p.focused_link_text, p.focus_ring),
         ] {
             let ratio = contrast(foreground, background);
             assert!(ratio >= 4.5, "{theme}, {name}: {ratio:.2}:1 is below 4.5:1");

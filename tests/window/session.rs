@@ -116,6 +116,61 @@ pub struct Setup {
     /// scale 1, 144 is 1.5). The window is then sized to 1280x720 physical pixels, the part
     /// screenshots take.
     pub xft_dpi: Option<u32>,
+    /// The desktop opens links with a handler of the test's own ([`LinkHandler`]): a launcher
+    /// entry in the app's `XDG_DATA_HOME` for `http`, `https` and `mailto`, the default in its
+    /// `XDG_CONFIG_HOME`, whose program appends each address it is given to a file.
+    pub links: bool,
+}
+
+/// Where the test's link handler writes the addresses it is given, one a line.
+pub fn opened_file(shots: &Path) -> PathBuf {
+    shots.join("opened.txt")
+}
+
+/// Registers, under `shots`, a handler of `http`, `https` and `mailto` links that appends each
+/// address to [`opened_file`], and points `app` at it. xdg-open finds it there (and so would
+/// GLib's `gio open`); a script, not a shell line in `Exec`, since xdg-open splits `Exec` at
+/// blanks without minding quotes.
+fn register_link_handler(shots: &Path, app: &mut Command) {
+    let (data, config) = (shots.join("data"), shots.join("config"));
+    let applications = data.join("applications");
+    fs::create_dir_all(&applications).unwrap();
+    fs::create_dir_all(&config).unwrap();
+    let handler = shots.join("open-link");
+    let opened = opened_file(shots);
+    fs::write(
+        &handler,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+            opened.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&handler, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(
+        applications.join("test-opener.desktop"),
+        format!(
+            "[Desktop Entry]\nType=Application\nName=Test opener\nExec={} %u\nNoDisplay=true\n\
+             MimeType=x-scheme-handler/https;x-scheme-handler/http;x-scheme-handler/mailto;\n",
+            handler.display()
+        ),
+    )
+    .unwrap();
+    let defaults: String = ["https", "http", "mailto"]
+        .map(|scheme| format!("x-scheme-handler/{scheme}=test-opener.desktop\n"))
+        .concat();
+    fs::write(
+        config.join("mimeapps.list"),
+        format!("[Default Applications]\n{defaults}"),
+    )
+    .unwrap();
+    // xdg-open's own way, not a desktop's: it takes the default from these folders.
+    app.env("XDG_DATA_HOME", data)
+        .env("XDG_CONFIG_HOME", config)
+        .env_remove("XDG_CURRENT_DESKTOP")
+        .env_remove("DESKTOP_SESSION")
+        .env_remove("KDE_FULL_SESSION")
+        .env_remove("GNOME_DESKTOP_SESSION_ID");
 }
 
 /// A D-Bus session bus of the test's own, stopped on drop: ibus and the accessibility bus
@@ -529,6 +584,7 @@ impl Session {
             theme,
             opengl: _,
             xft_dpi,
+            links: _,
         } = setup;
         let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join("window-tests")
@@ -1121,6 +1177,15 @@ pub fn spawn_app(display: &str, shots: &Path, setup: Setup, bus: Option<&str>) -
         .stderr(log);
     if let Some(bus) = bus {
         app.env("DBUS_SESSION_BUS_ADDRESS", bus);
+    }
+    if setup.links {
+        register_link_handler(shots, &mut app);
+        // Nor the bus of whatever session runs the tests, whose portal would open links its
+        // own way: with no bus, xdg-open does.
+        if bus.is_none() {
+            app.env_remove("DBUS_SESSION_BUS_ADDRESS")
+                .env("XDG_RUNTIME_DIR", shots);
+        }
     }
     if setup.ime || setup.japanese {
         app.env("XMODIFIERS", "@im=ibus")

@@ -1,0 +1,115 @@
+//! Links in the real window: drawn underlined in the link colour, opened by a click through
+//! the desktop's own launcher (xdg-open, finding a handler of the test's own), and heard as
+//! links by Orca.
+
+use std::{fs, thread::sleep, time::Duration};
+
+use super::{screen::*, session::*};
+
+/// The longest run of pixels near `colour` in one row of `bubble`: (row, first column, last
+/// column). Text is drawn smoothed, in shades; an underline is a line of one shade, the colour
+/// over the bubble at the line's coverage (a 1 px line at about nine tenths here).
+fn underline(shot: &Shot, bubble: &Bubble, colour: [u8; 3]) -> Option<(usize, usize, usize)> {
+    let mut best: Option<(usize, usize, usize)> = None;
+    for y in bubble.top..=bubble.bottom {
+        let mut start = None;
+        for x in bubble.left..=bubble.right + 1 {
+            let near = |p: [u8; 3]| p.iter().zip(colour).all(|(a, b)| a.abs_diff(b) <= 40);
+            let on = x <= bubble.right && near(shot.px(x, y));
+            match (on, start) {
+                (true, None) => start = Some(x),
+                (false, Some(from)) => {
+                    if best.is_none_or(|(_, a, b)| x - 1 - from > b - a) {
+                        best = Some((y, from, x - 1));
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    best
+}
+
+/// What the test's handler was given, one address a line.
+fn opened(x: &Session) -> Vec<String> {
+    fs::read_to_string(opened_file(&x.shots))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+#[ignore = "opens a real window and a link: needs the window tools and xdg-open (xdg-utils)"]
+fn a_click_on_a_link_sent_opens_exactly_that_address_once_through_the_desktop() {
+    let mut x = Session::start_with(
+        "link_click",
+        Setup {
+            links: true,
+            ..Setup::default()
+        },
+    );
+    let address = "https://open.example/a_(b)?q=1&r=서울";
+    x.type_text(&format!("주소는 {address} 입니다"));
+    x.key("Return");
+    let link = rgb(x.palette.link);
+    let shot = x.wait_for("sent", |shot| {
+        let bubbles = shot.bubbles();
+        bubbles.len() == 2
+            && underline(shot, &bubbles[0], link).is_some_and(|(_, a, b)| b - a > 100)
+    });
+    let bubbles = shot.bubbles();
+    let (y, first, last) = underline(&shot, &bubbles[0], link).unwrap();
+    assert!(
+        first > bubbles[0].left + 60,
+        "{}: the underline starts at the link, not at the label: {first}",
+        shot.name()
+    );
+    assert!(opened(&x).is_empty(), "nothing opened before the click");
+    // On the link's glyphs, above its underline.
+    x.click(((first + last) / 2, y - 6), 1);
+    for _ in 0..50 {
+        if !opened(&x).is_empty() {
+            break;
+        }
+        sleep(Duration::from_millis(200));
+    }
+    // Long enough for a second opening to show, were there one.
+    sleep(Duration::from_secs(2));
+    assert_eq!(
+        opened(&x),
+        [address],
+        "the handler got the address once; the app's log: {}",
+        fs::read_to_string(x.shots.join("app.log")).unwrap_or_default()
+    );
+}
+
+/// Orca 48 only, as `lines.rs`'s caret test: Orca 43 hears no keys under the tests' X server.
+#[test]
+#[ignore = "opens a real window and runs Orca 48 on it: needs the window tools, dbus-daemon, at-spi2-core, speech-dispatcher and the chroot of tests/orca48-chroot.sh"]
+fn orca_says_link_and_its_text_as_the_keyboard_reaches_a_link() {
+    let reader = Reader::Orca48;
+    // A short name: speech-dispatcher's socket path under it must fit 108 bytes.
+    let mut x = Session::start_with(
+        &format!("lk-{reader:?}"),
+        Setup {
+            screen_reader: true,
+            reader,
+            ..Setup::default()
+        },
+    );
+    let kept = x.orca().folder.display().to_string();
+    super::orca_heard(&x, 0, "메시지 입력 entry.");
+    x.type_text("see www.orca.example now");
+    x.key("Return");
+    let said = super::heard_after_key(&mut x, "shift+Tab", "에이전트: ");
+    assert!(!said.is_empty(), "into the conversation ({kept})");
+    super::heard_after_key(&mut x, "Up", "사용자: ");
+    let said = super::heard_after_key(&mut x, "Right", "link");
+    assert!(
+        said.iter()
+            .any(|line| line.contains("www.orca.example") && line.contains("link")),
+        "{reader:?} says the link's text and that it is a link: {said:?} ({kept})"
+    );
+}
