@@ -19,6 +19,10 @@ D-Bus session and accessibility bus:
     screen_reader.py grab PREFIX     asks for focus on the first list item whose name starts
                                      with PREFIX (AT-SPI's grabFocus, what Orca does when the
                                      user moves to an item), and prints "grabbed" once asked
+    screen_reader.py activate ROLE NAME
+                                     does the first action of the first node with that role
+                                     and name (what Orca's activate does on a link), and prints
+                                     its action's name once done
 """
 
 import sys
@@ -120,5 +124,14 @@ if __name__ == "__main__":
             sys.exit("no list item named " + sys.argv[2] + "...")
         item.queryComponent().grabFocus()
         print("grabbed", flush=True)
+    elif sys.argv[1] == "activate":
+        app = app_named("agent-chat")
+        node = app is not None and find(app, sys.argv[2], sys.argv[3])
+        if not node:
+            sys.exit("no " + sys.argv[2] + " named " + sys.argv[3])
+        action = node.queryAction()
+        if action.nActions == 0 or not action.doAction(0):
+            sys.exit("no action done on " + sys.argv[3])
+        print(action.getName(0), flush=True)
     else:
         listen(float(sys.argv[2]))

@@ -9,9 +9,10 @@
 //! - Windows: `ShellExecuteExW` (the `open` crate's `shellexecute-on-windows` feature).
 //!
 //! [`open`] blocks for up to a few seconds (longer while a portal dialog asks which browser to
-//! use): call it on a thread of its own and send the outcome back, as the example does. It never
-//! panics; an `Err` is one line, fit for the log and a notice.
+//! use): call it on a thread of its own and send the outcome back, as `view/open_links.rs`
+//! does. It never panics; an `Err` is one line, fit for the log and a notice.
 
+#[cfg(target_os = "linux")]
 use std::time::Duration;
 
 /// How long a launcher (`xdg-open` and the others) is watched for a failure before the link is
@@ -21,8 +22,9 @@ use std::time::Duration;
 const LAUNCHER_WATCH: Duration = Duration::from_secs(3);
 
 /// Opens `uri` in the user's browser (or mail program, for `mailto:`), returning once it is
-/// handed off or has failed. The error says why, in one line, for each way that was tried.
-pub fn open(uri: &str) -> Result<(), String> {
+/// handed off, with the way it took, or has failed. The error says why, in one line, for each
+/// way that was tried.
+pub fn open(uri: &str) -> Result<&'static str, String> {
     // Others (`file:`, `javascript:`, a custom handler's) are refused, so a link in what
     // someone wrote can only reach the browser or the mail program.
     if !super::may_open(uri) {
@@ -34,12 +36,15 @@ pub fn open(uri: &str) -> Result<(), String> {
     }
     #[cfg(all(target_os = "linux", feature = "desktop-theme"))]
     let portal = match portal::open_uri(uri) {
-        Ok(()) => return Ok(()),
+        Ok(()) => return Ok("the desktop portal"),
         Err(error) => format!("desktop portal: {error}; "),
     };
     #[cfg(not(all(target_os = "linux", feature = "desktop-theme")))]
     let portal = String::new();
-    launch(uri).map_err(|error| format!("{portal}{error}"))
+    match launch(uri) {
+        Ok(()) => Ok("the desktop's launcher"),
+        Err(error) => Err(format!("{portal}{error}")),
+    }
 }
 
 /// Hands `uri` to the first launcher that takes it: on Linux, one that has not failed within

@@ -88,7 +88,7 @@ pub struct OpenLink(pub String);
 /// app's own systems puts in a function that keeps what it is given instead, so that no
 /// browser opens on the machine that runs it; the window tests open through the desktop.
 #[derive(Resource, Debug, Clone, Copy)]
-pub struct LinkOpener(pub fn(&str) -> Result<(), String>);
+pub struct LinkOpener(pub fn(&str) -> Result<&'static str, String>);
 
 impl Default for LinkOpener {
     fn default() -> Self {
@@ -260,13 +260,16 @@ fn wake_after(proxy: &EventLoopProxyWrapper, wait: Duration) -> bool {
         .is_ok()
 }
 
+/// How handing an address to the desktop went: the way it took, or why it failed.
+type Outcome = Result<&'static str, String>;
+
 /// The addresses handed to the desktop whose outcome has not come back yet.
 #[derive(Resource)]
 pub(super) struct Opening {
     /// How many are out.
     waiting: usize,
-    tell: Sender<(String, Result<(), String>)>,
-    news: Mutex<Receiver<(String, Result<(), String>)>>,
+    tell: Sender<(String, Outcome)>,
+    news: Mutex<Receiver<(String, Outcome)>>,
 }
 
 impl Default for Opening {
@@ -320,7 +323,7 @@ fn open_links(
     opening.waiting = opening.waiting.saturating_sub(outcomes.len());
     for (address, outcome) in outcomes {
         match outcome {
-            Ok(()) => info!("opened {address}"),
+            Ok(way) => info!("opened {address} through {way}"),
             Err(error) => {
                 warn!("could not open {address}: {error}");
                 notice.display = Display::Flex;

@@ -9,7 +9,7 @@ use super::{screen::*, session::*};
 /// The longest run of pixels near `colour` in one row of `bubble`: (row, first column, last
 /// column). Text is drawn smoothed, in shades; an underline is a line of one shade, the colour
 /// over the bubble at the line's coverage (a 1 px line at about nine tenths here).
-fn underline(shot: &Shot, bubble: &Bubble, colour: [u8; 3]) -> Option<(usize, usize, usize)> {
+pub fn underline(shot: &Shot, bubble: &Bubble, colour: [u8; 3]) -> Option<(usize, usize, usize)> {
     let mut best: Option<(usize, usize, usize)> = None;
     for y in bubble.top..=bubble.bottom {
         let mut start = None;
@@ -69,19 +69,17 @@ fn a_click_on_a_link_sent_opens_exactly_that_address_once_through_the_desktop() 
     assert!(opened(&x).is_empty(), "nothing opened before the click");
     // On the link's glyphs, above its underline.
     x.click(((first + last) / 2, y - 6), 1);
-    for _ in 0..50 {
-        if !opened(&x).is_empty() {
-            break;
-        }
-        sleep(Duration::from_millis(200));
-    }
-    // Long enough for a second opening to show, were there one.
-    sleep(Duration::from_secs(2));
+    let got = opened_once_settled(&x);
+    let log = fs::read_to_string(x.shots.join("app.log")).unwrap_or_default();
     assert_eq!(
-        opened(&x),
+        got,
         [address],
-        "the handler got the address once; the app's log: {}",
-        fs::read_to_string(x.shots.join("app.log")).unwrap_or_default()
+        "the handler got the address once; the app's log: {log}"
+    );
+    // No portal here: xdg-open it was.
+    assert!(
+        log.contains("through the desktop's launcher"),
+        "the app's log: {log}"
     );
 }
 
@@ -111,5 +109,50 @@ fn orca_says_link_and_its_text_as_the_keyboard_reaches_a_link() {
         said.iter()
             .any(|line| line.contains("www.orca.example") && line.contains("link")),
         "{reader:?} says the link's text and that it is a link: {said:?} ({kept})"
+    );
+}
+
+/// Waits up to 10 s for the handler to be given something, then 2 s more, for a second opening
+/// to show were there one; what it was given.
+fn opened_once_settled(x: &Session) -> Vec<String> {
+    for _ in 0..50 {
+        if !opened(x).is_empty() {
+            break;
+        }
+        sleep(Duration::from_millis(200));
+    }
+    sleep(Duration::from_secs(2));
+    opened(x)
+}
+
+#[test]
+#[ignore = "opens a real window and reads it through AT-SPI: needs the window tools, dbus-daemon, at-spi2-core, python3-pyatspi, orca, speech-dispatcher and xdg-open"]
+fn a_readers_activate_action_on_a_link_opens_it() {
+    let mut x = Session::start_with(
+        "lk-activate",
+        Setup {
+            screen_reader: true,
+            links: true,
+            ..Setup::default()
+        },
+    );
+    x.type_text("메일은 mailto:reader@example.org 로");
+    x.key("Return");
+    x.wait_for("sent", |shot| shot.bubbles().len() == 2);
+    let out = x
+        .screen_reader(&["activate", "link", "mailto:reader@example.org"])
+        .output()
+        .expect("run screen_reader.py");
+    assert!(
+        out.status.success(),
+        "a link node with an action: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "click");
+    assert_eq!(
+        opened_once_settled(&x),
+        ["mailto:reader@example.org"],
+        "the app's log: {}",
+        fs::read_to_string(x.shots.join("app.log")).unwrap_or_default()
     );
 }

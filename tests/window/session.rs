@@ -127,17 +127,16 @@ pub fn opened_file(shots: &Path) -> PathBuf {
     shots.join("opened.txt")
 }
 
-/// Registers, under `shots`, a handler of `http`, `https` and `mailto` links that appends each
-/// address to [`opened_file`], and points `app` at it. xdg-open finds it there (and so would
-/// GLib's `gio open`); a script, not a shell line in `Exec`, since xdg-open splits `Exec` at
-/// blanks without minding quotes.
-fn register_link_handler(shots: &Path, app: &mut Command) {
-    let (data, config) = (shots.join("data"), shots.join("config"));
+/// Registers a handler of `http`, `https` and `mailto` links that appends each address to
+/// `opened`: its launcher entry in `data`'s `applications` (an `XDG_DATA_HOME`), and the default
+/// for the three schemes in `config`'s `mimeapps.list` (an `XDG_CONFIG_HOME`), where xdg-open
+/// and GLib (`gio open`, the desktop portal) find them. A script, not a shell line in `Exec`:
+/// xdg-open splits `Exec` at blanks without minding quotes.
+pub fn write_link_handler(data: &Path, config: &Path, opened: &Path) {
     let applications = data.join("applications");
     fs::create_dir_all(&applications).unwrap();
-    fs::create_dir_all(&config).unwrap();
-    let handler = shots.join("open-link");
-    let opened = opened_file(shots);
+    fs::create_dir_all(config).unwrap();
+    let handler = data.join("open-link");
     fs::write(
         &handler,
         format!(
@@ -164,7 +163,13 @@ fn register_link_handler(shots: &Path, app: &mut Command) {
         format!("[Default Applications]\n{defaults}"),
     )
     .unwrap();
-    // xdg-open's own way, not a desktop's: it takes the default from these folders.
+}
+
+/// Registers the handler under `shots` ([`write_link_handler`], writing to [`opened_file`]),
+/// and points `app` at it, as xdg-open's own way finds it, not a desktop's.
+fn register_link_handler(shots: &Path, app: &mut Command) {
+    let (data, config) = (shots.join("data"), shots.join("config"));
+    write_link_handler(&data, &config, &opened_file(shots));
     app.env("XDG_DATA_HOME", data)
         .env("XDG_CONFIG_HOME", config)
         .env_remove("XDG_CURRENT_DESKTOP")

@@ -58,6 +58,10 @@ pub struct Desktop {
     /// Orca, on the accessibility bus of a session bus the app is on, started before the app
     /// as a session's autostart starts it.
     pub screen_reader: bool,
+    /// With the portal: a handler of links of the test's own where the portal's GLib finds it
+    /// ([`write_link_handler`]), writing each address it is given to `opened.txt` in the
+    /// runtime folder. The app's own folders have none: only the portal can open a link.
+    pub links: bool,
 }
 
 /// A headless sway with one 1280x720 output at `scale`, and the app on it.
@@ -170,6 +174,12 @@ impl Wayland {
         let portal = desktop
             .color_scheme
             .map(|scheme| Portal::start(&runtime, scheme));
+        if let Some(portal) = portal.as_ref().filter(|_| desktop.links) {
+            // Where GLib looks with the portal's `HOME` and `XDG_CONFIG_HOME`.
+            let data = portal.folder.join(".local/share");
+            let opened = runtime.join("opened.txt");
+            write_link_handler(&data, &portal.folder.join("config"), &opened);
+        }
         let reader = desktop.screen_reader.then(|| {
             // Kept after the test, as the X11 tests keep theirs: Orca's speech and debug file.
             let home = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -860,6 +870,54 @@ fn on_wayland_the_window_follows_the_desktops_light_or_dark_preference() {
         dark.input_bar().is_some(),
         "{}: the field's border in the dark palette",
         dark.name()
+    );
+}
+
+/// The evdev code of the left button.
+const BTN_LEFT: u32 = 0x110;
+
+#[test]
+#[ignore = "runs a headless Wayland compositor and the desktop portal: needs sway, grim, Mesa Vulkan, dbus-daemon, xdg-desktop-portal, xdg-desktop-portal-gtk, gsettings-desktop-schemas and libglib2.0-bin"]
+fn on_wayland_a_click_on_a_link_opens_it_through_the_desktop_portal() {
+    let mut x = Wayland::start_with(
+        "wl_link",
+        1.0,
+        Desktop {
+            color_scheme: Some("prefer-dark"),
+            links: true,
+            ..Desktop::default()
+        },
+    );
+    let address = "https://portal.example/path?x=1";
+    x.type_text(&format!("see {address} now"));
+    x.key("Return");
+    let link = rgb(x.palette.link);
+    let shot = x.wait_for("sent", |shot| {
+        let bubbles = shot.bubbles();
+        bubbles.len() == 2
+            && super::links::underline(shot, &bubbles[0], link).is_some_and(|(_, a, b)| b - a > 100)
+    });
+    let (y, first, last) = super::links::underline(&shot, &shot.bubbles()[0], link)
+        .unwrap_or_else(|| panic!("{}: the link is underlined", shot.name()));
+    let mut pointer = x.pointer();
+    sleep(Duration::from_millis(300));
+    pointer.click(((first + last) / 2) as u32, (y - 6) as u32, BTN_LEFT);
+    let opened = || fs::read_to_string(x.runtime.join("opened.txt")).unwrap_or_default();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while opened().is_empty() && Instant::now() < deadline {
+        sleep(Duration::from_millis(200));
+    }
+    sleep(Duration::from_secs(2));
+    assert_eq!(
+        opened().lines().collect::<Vec<_>>(),
+        [address],
+        "the portal's handler got the address once; the app's log: {}",
+        x.log()
+    );
+    assert!(
+        x.log().contains("through the desktop portal"),
+        "the app's log: {}",
+        x.log()
     );
 }
 
