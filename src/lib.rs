@@ -96,12 +96,12 @@
 //! ## The full app's route, from the key to the rows
 //!
 //! Following one Enter through the full app passes through these 19 files of `src/`, in
-//! reading order, about 5,940 lines (`tests/app/tour.rs` counts them). Each file does more than
+//! reading order, about 6,080 lines (`tests/app/tour.rs` counts them). Each file does more than
 //! the Enter needs; the items named are the ones on its path.
 //!
 //! 1. `src/keyboard.rs` (about 20 lines): the keyboard's pass in its set,
 //!    [`keyboard::KeyboardSystems`], which the frame map puts in [`AppSystems::ReadInput`].
-//! 2. `src/keyboard/typing.rs` (about 490 lines): `edit_field` takes each key where focus is
+//! 2. `src/keyboard/typing.rs` (about 510 lines): `edit_field` takes each key where focus is
 //!    (`KeyFocus`), asks `route` where it goes, and hands the field's line its action.
 //! 3. `src/input/arrival.rs` (about 140 lines): `in_arrival_order`, the frame's keys and IME
 //!    text in the order they came, and the window system's word on Shift between them.
@@ -113,7 +113,7 @@
 //! 6. `src/input/keymap.rs` (about 130 lines): `find_key` and `zoom_key`, which `route` asks
 //!    first, then `keys::opens_menu`; Enter in the chat's field means nothing to them. (While a
 //!    menu is open, `route` asks `menu_key` alone.)
-//! 7. `src/input/keys.rs` (about 410 lines): `action`, which says Enter is `Action::Submit`
+//! 7. `src/input/keys.rs` (about 430 lines): `action`, which says Enter is `Action::Submit`
 //!    (and Shift+Enter `Action::NewLine`, a line break in the field).
 //! 8. `src/input/edit.rs` (about 220 lines): `apply`, which on `Action::Submit` writes the
 //!    message `Field::submit` returns.
@@ -129,7 +129,7 @@
 //!     example.
 //! 14. `src/view.rs` (about 400 lines): [`view::follow_the_newest`], [`view::mount_rows`], and
 //!     `RowContent`, which builds a row's parts from its role and body.
-//! 15. `src/view/focus.rs` (about 320 lines): `in_conversation`, whether the user reads with
+//! 15. `src/view/focus.rs` (about 420 lines): `in_conversation`, whether the user reads with
 //!     focus in the conversation (the view then stays where it is).
 //! 16. `src/view/recycle.rs` (about 240 lines): [`view::recycle::RowRecycler`]:
 //!     `add_new_messages` makes the new messages the list's items, `plan` asks the list which
@@ -147,16 +147,18 @@
 //! what order: `src/view/paragraph.rs` (about 260 lines, its text laid out),
 //! `src/text_direction.rs` (about 40 lines, which way it runs), `src/theme.rs` (about 250 lines,
 //! its colours and font), `src/a11y.rs` (about 180 lines, its node for screen readers), and
-//! after it is mounted, `src/view/highlight.rs` (about 190 lines) and `src/view/reader.rs`
-//! (about 50 lines), which mark and describe it. The reply is also said to screen readers:
+//! after it is mounted, `src/view/highlight.rs` (about 240 lines) and `src/view/reader.rs`
+//! (about 100 lines), which mark and describe it (its links among the marks: they were found
+//! once, as `record_submissions` spawned the message, by the observer `find_links` of
+//! `view/open_links.rs`, which calls `links::find`). The reply is also said to screen readers:
 //! `plan` writes it as an `Announce`, which `src/view/speech.rs` (about 140 lines) says. With
-//! them the Enter touches 26 files, about 7,060 lines. A reader who also opens every type these
+//! them the Enter touches 26 files, about 7,290 lines. A reader who also opens every type these
 //! systems take as parameters opens seven more: `src/theme/fonts.rs` (about 380 lines, whose
 //! `TextMetrics::width` also estimates each new row's height, from which `to_mount` chooses),
-//! `src/view/menu.rs` (about 1,080 lines), `src/view/find.rs` (about 780 lines),
-//! `src/view/selection.rs` (about 650 lines), `src/input/clock.rs` (about 50 lines),
+//! `src/view/menu.rs` (about 1,130 lines), `src/view/find.rs` (about 780 lines),
+//! `src/view/selection.rs` (about 680 lines), `src/input/clock.rs` (about 50 lines),
 //! `src/input/selection.rs` (about 540 lines) and `src/input/clipboard.rs` (about 320 lines):
-//! 33 files, about 10,870 lines in all. The core example is the same flow in four. Other
+//! 33 files, about 11,170 lines in all. The core example is the same flow in four. Other
 //! systems run in the Enter's frame without being on its way: the caret's (`input/caret.rs`),
 //! the field's text for screen readers (`input/screen_reader.rs`) and the field's selection
 //! offered to the desktop (`input/selection.rs`).
@@ -174,7 +176,8 @@
 //! | [`input`]  | a desktop-grade field: clusters, words, selection, undo, the clipboard, IME text, a caret that rests; where input focus starts ([`input::chat_input`]); what a key means to the field's line (`input/keys.rs`) and to the find bar, zoom and a menu ([`input::keymap`]) |
 //! | [`keyboard`] | the keyboard's pass: each key, in order, to where focus is |
 //! | [`scroll`] | the virtual list: only the rows in and near the view exist, whatever the log holds |
-//! | [`view`]   | beyond `mount_rows`: the layout, the rows recycled as the view moves ([`view::recycle`]), keyboard focus in the conversation, the copy button, selecting the conversation's text ([`view::selection`]) and finding in it ([`view::find`]), zoom ([`view::zoom`]) and the context menus ([`view::menu`]) |
+//! | [`view`]   | beyond `mount_rows`: the layout, the rows recycled as the view moves ([`view::recycle`]), keyboard focus in the conversation, the copy button, selecting the conversation's text ([`view::selection`]) and finding in it ([`view::find`]), zoom ([`view::zoom`]), the context menus ([`view::menu`]) and opening the links in messages ([`view::open_links`]) |
+//! | [`links`]  | what a link is: found in a text ([`links::find`]), the schemes that may open, and handed to the desktop ([`links::open`]) |
 //! | [`text_direction`] | which way a line runs, read alike by the field and the rows |
 //! | [`theme`]  | the palette in use, light or dark, and text sizes; the bundled fonts ([`theme::fonts`]), and which one draws each script and emoji |
 //! | [`a11y`]   | what a screen reader is told; each node is made where its thing is (a row's with the row, the field's text with the field, a row's text while a reader listens in [`view::reader`]) |

@@ -8,7 +8,7 @@
 //! - macOS: `/usr/bin/open`, which hands the link to LaunchServices.
 //! - Windows: `ShellExecuteExW` (the `open` crate's `shellexecute-on-windows` feature).
 //!
-//! [`open`] blocks for up to a few seconds (longer while a portal dialog asks which browser to
+//! [`open()`](fn@open) blocks for up to a few seconds (longer while a portal dialog asks which browser to
 //! use): call it on a thread of its own and send the outcome back, as `view/open_links.rs`
 //! does. It never panics; an `Err` is one line, fit for the log and a notice.
 

@@ -2,10 +2,11 @@
 //! the mouse.
 //!
 //! The window has two focus stops, the conversation and the field. Tab, Shift+Tab or F6 go
-//! from one to the other; in the conversation, the arrows, the page keys, Home and End walk the
-//! messages, Ctrl+C copies the focused one, and Shift+F10 (or the Menu key) opens the
-//! conversation's menu beside it (`view/menu.rs`); a typed character goes back to the field and
-//! lands there. Escape still quits (`chat::exit_on_escape`), unless the find bar or a menu is
+//! from one to the other; in the conversation, Up, Down, the page keys, Home and End walk the
+//! messages, Right and Left the focused one's links (the message itself before its first), Enter
+//! opens the link the keyboard is on, Ctrl+C copies the focused message, and Shift+F10 (or the
+//! Menu key) opens the conversation's menu beside it (`view/menu.rs`); a typed character goes
+//! back to the field and lands there. Escape still quits (`chat::exit_on_escape`), unless the find bar or a menu is
 //! open, which it closes first. The keyboard's pass reads every key, in the order they came, and passes
 //! on those that are the conversation's as [`ConversationInput`] (`keyboard/typing.rs`): the keys
 //! pressed while focus was out of the field, and the page keys and Ctrl+Home/End pressed in it,
@@ -21,7 +22,8 @@
 //! focus, and the next key brings the message back into view.
 //!
 //! A screen reader's requests arrive as [`ActionRequest`]s: focus a message (or the list, or
-//! the field), scroll one into view, press the `복사` button. An entity the request names that
+//! the field, or a link: `view/reader.rs`), scroll one into view, press the `복사` button, open
+//! a link. An entity the request names that
 //! no longer exists, or is none of these, is ignored.
 
 use accesskit::Action;

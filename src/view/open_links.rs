@@ -13,7 +13,7 @@
 //! (`view/menu.rs`) and a screen reader's activate action open one too: each writes an
 //! [`OpenLink`].
 //!
-//! **Opened by the desktop.** [`open_links`] hands the address to [`LinkOpener`], on a thread
+//! **Opened by the desktop.** `open_links` hands the address to [`LinkOpener`], on a thread
 //! of its own, so a slow portal or browser never holds up a frame. Only `http`, `https` and
 //! `mailto` addresses are ever opened ([`links::may_open`]). A failure is one line in the log
 //! and a notice over the conversation, which screen readers are told, never a panic.

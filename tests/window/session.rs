@@ -116,7 +116,7 @@ pub struct Setup {
     /// scale 1, 144 is 1.5). The window is then sized to 1280x720 physical pixels, the part
     /// screenshots take.
     pub xft_dpi: Option<u32>,
-    /// The desktop opens links with a handler of the test's own ([`LinkHandler`]): a launcher
+    /// The desktop opens links with a handler of the test's own ([`write_link_handler`]): a launcher
     /// entry in the app's `XDG_DATA_HOME` for `http`, `https` and `mailto`, the default in its
     /// `XDG_CONFIG_HOME`, whose program appends each address it is given to a file.
     pub links: bool,
@@ -130,8 +130,8 @@ pub fn opened_file(shots: &Path) -> PathBuf {
 /// Registers a handler of `http`, `https` and `mailto` links that appends each address to
 /// `opened`: its launcher entry in `data`'s `applications` (an `XDG_DATA_HOME`), and the default
 /// for the three schemes in `config`'s `mimeapps.list` (an `XDG_CONFIG_HOME`), where xdg-open
-/// and GLib (`gio open`, the desktop portal) find them. A script, not a shell line in `Exec`:
-/// xdg-open splits `Exec` at blanks without minding quotes.
+/// and GLib (`gio open`, the desktop portal) find them. A script, not a shell line in the
+/// entry's Exec key: xdg-open splits that at blanks without minding quotes.
 pub fn write_link_handler(data: &Path, config: &Path, opened: &Path) {
     let applications = data.join("applications");
     fs::create_dir_all(&applications).unwrap();
