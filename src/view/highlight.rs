@@ -12,14 +12,15 @@
 use std::ops::Range;
 
 use bevy::{
+    input_focus::InputFocus,
     prelude::*,
     text::{TextBackgroundColor, Underline},
 };
 
 use super::{
-    MessageRow,
+    Conversation, MessageRow,
     find::Finder,
-    focus::MessageFocus,
+    focus::{InConversation, MessageFocus, in_conversation},
     paragraph::LaidOut,
     selection::{ConversationSelection, RowsOnScreen, Selected},
 };
@@ -38,6 +39,7 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Finder>)
                     .or_eager(resource_changed::<Theme>)
                     .or_eager(resource_changed::<MessageFocus>)
+                    .or_eager(resource_changed::<InputFocus>)
                     .or_eager(any_match_filter::<(Changed<Item>, With<MessageRow>)>),
             )
             .in_set(super::DressRows),
@@ -98,13 +100,20 @@ fn draw_marks(
     finder: Res<Finder>,
     theme: Res<Theme>,
     focus: Res<MessageFocus>,
+    keyboard: KeyboardHere,
     rows: RowsOnScreen,
     mounted: Query<(Ref<Item>, &Children), With<MessageRow>>,
     mut texts: Query<(&mut Text, Option<&Marks>)>,
     mut commands: Commands,
 ) {
-    let all =
-        selection.is_changed() || finder.is_changed() || theme.is_changed() || focus.is_changed();
+    let all = selection.is_changed()
+        || finder.is_changed()
+        || theme.is_changed()
+        || focus.is_changed()
+        || keyboard.input_focus.is_changed();
+    // The link the keyboard is on shows while the keyboard is in the conversation, as the
+    // focus ring does.
+    let focus = (keyboard.here()).then_some(&*focus);
     for (item, children) in &mounted {
         if !all && !item.is_changed() {
             continue;
@@ -123,7 +132,7 @@ fn draw_marks(
             selected: selection.of(item.0, body.len()),
             matches,
             current,
-            ..links_of(item.0, &rows, &focus)
+            ..links_of(item.0, &rows, focus)
         };
         let unchanged = drawn.map_or(wanted.is_empty(), |drawn| *drawn == wanted);
         // A row that came to show another message has that message's text, and no marks:
@@ -170,15 +179,31 @@ fn draw_marks(
     }
 }
 
+/// Where keyboard focus is, as far as the rows' marks go.
+#[derive(bevy::ecs::system::SystemParam)]
+struct KeyboardHere<'w, 's> {
+    input_focus: Res<'w, InputFocus>,
+    conversation: Single<'w, 's, Entity, With<Conversation>>,
+    here: InConversation<'w, 's>,
+}
+
+impl KeyboardHere<'_, '_> {
+    /// Whether keyboard focus is in the conversation.
+    fn here(&self) -> bool {
+        in_conversation(&self.input_focus, *self.conversation, &self.here)
+    }
+}
+
 /// The marks of the links of the message at `place`: where they are, and which of them the
-/// keyboard is on.
-fn links_of(place: usize, rows: &RowsOnScreen, focus: &MessageFocus) -> Marks {
+/// keyboard is on (`focus`, while it is in the conversation).
+fn links_of(place: usize, rows: &RowsOnScreen, focus: Option<&MessageFocus>) -> Marks {
     let links = rows.links(place).map_or(Vec::new(), |Links(links)| {
         links.iter().map(|link| link.range.clone()).collect()
     });
+    let focused = focus.filter(|focus| focus.place() == Some(place));
     Marks {
         links,
-        focused_link: focus.link().filter(|_| focus.place() == Some(place)),
+        focused_link: focused.and_then(MessageFocus::link),
         ..default()
     }
 }

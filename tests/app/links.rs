@@ -294,6 +294,16 @@ fn right_and_left_walk_a_messages_links_and_enter_opens_the_one_the_keyboard_is_
     key(&mut app, KeyCode::Enter, Key::Enter);
     assert_eq!(asked(&app).len(), 1, "Enter on a message opens nothing");
     right(&mut app);
+    // Back in the field, the link is drawn as any other, as the ring goes; back in the
+    // conversation, on it again.
+    key(&mut app, KeyCode::Tab, Key::Tab);
+    assert_eq!(focused_link(&mut app), None, "not while typing");
+    chord(&mut app, &[KeyCode::ShiftLeft], KeyCode::Tab, Key::Tab);
+    app.update();
+    assert_eq!(
+        focused_link(&mut app).as_deref(),
+        Some("https://one.example")
+    );
     key(&mut app, KeyCode::ArrowDown, Key::ArrowDown);
     assert_eq!(
         app.world().resource::<MessageFocus>().link(),

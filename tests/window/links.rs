@@ -81,6 +81,24 @@ fn a_click_on_a_link_sent_opens_exactly_that_address_once_through_the_desktop() 
         log.contains("through the desktop's launcher"),
         "the app's log: {log}"
     );
+    // The keyboard reaches the link: it is filled in the focus ring's colour.
+    for key in ["shift+Tab", "Up", "Right"] {
+        x.key(key);
+    }
+    let ring = rgb(x.palette.focus_ring);
+    let focused = x.wait_for("link focused", |shot| {
+        let bubble = &shot.bubbles()[0];
+        let filled = (bubble.top..=bubble.bottom)
+            .flat_map(|y| (first..=last).map(move |x| (x, y)))
+            .filter(|&(x, y)| shot.px(x, y) == ring)
+            .count();
+        filled > (last - first) * 10
+    });
+    assert!(
+        opened(&x).len() == 1,
+        "{}: focusing opens nothing",
+        focused.name()
+    );
 }
 
 /// Orca 48 only, as `lines.rs`'s caret test: Orca 43 hears no keys under the tests' X server.
