@@ -147,18 +147,18 @@
 //! what order: `src/view/paragraph.rs` (about 260 lines, its text laid out),
 //! `src/text_direction.rs` (about 40 lines, which way it runs), `src/theme.rs` (about 250 lines,
 //! its colours and font), `src/a11y.rs` (about 180 lines, its node for screen readers), and
-//! after it is mounted, `src/view/highlight.rs` (about 240 lines) and `src/view/reader.rs`
+//! after it is mounted, `src/view/highlight.rs` (about 270 lines) and `src/view/reader.rs`
 //! (about 100 lines), which mark and describe it (its links among the marks: they were found
 //! once, as `record_submissions` spawned the message, by the observer `find_links` of
 //! `view/open_links.rs`, which calls `links::find`). The reply is also said to screen readers:
-//! `plan` writes it as an `Announce`, which `src/view/speech.rs` (about 140 lines) says. With
-//! them the Enter touches 26 files, about 7,290 lines. A reader who also opens every type these
+//! `plan` writes it as an `Announce`, which `src/view/speech.rs` (about 170 lines) says. With
+//! them the Enter touches 26 files, about 7,350 lines. A reader who also opens every type these
 //! systems take as parameters opens seven more: `src/theme/fonts.rs` (about 380 lines, whose
 //! `TextMetrics::width` also estimates each new row's height, from which `to_mount` chooses),
 //! `src/view/menu.rs` (about 1,130 lines), `src/view/find.rs` (about 780 lines),
 //! `src/view/selection.rs` (about 680 lines), `src/input/clock.rs` (about 50 lines),
 //! `src/input/selection.rs` (about 540 lines) and `src/input/clipboard.rs` (about 320 lines):
-//! 33 files, about 11,170 lines in all. The core example is the same flow in four. Other
+//! 33 files, about 11,230 lines in all. The core example is the same flow in four. Other
 //! systems run in the Enter's frame without being on its way: the caret's (`input/caret.rs`),
 //! the field's text for screen readers (`input/screen_reader.rs`) and the field's selection
 //! offered to the desktop (`input/selection.rs`).

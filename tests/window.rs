@@ -1193,6 +1193,25 @@ fn orca_hears_each_thing_once(reader: Reader) {
     );
 }
 
+/// A session with Orca 48, once Orca has said the field, and the folder Orca's files are kept
+/// in, for failure messages. For what a key makes Orca say: Orca 43 hears no keys under the
+/// tests' X server (its log says "Not speaking inserted string due to lack of cause" for each
+/// one), and presents a caret move only when it knows the key that made it. `name` is short:
+/// speech-dispatcher's socket path under it must fit 108 bytes.
+fn orca_48_session(name: &str) -> (Session, String) {
+    let x = Session::start_with(
+        name,
+        Setup {
+            screen_reader: true,
+            reader: Reader::Orca48,
+            ..Setup::default()
+        },
+    );
+    let kept = x.orca().folder.display().to_string();
+    orca_heard(&x, 0, "메시지 입력 entry.");
+    (x, kept)
+}
+
 /// Presses `key`, and what Orca said from then until `words`, as [`orca_heard`] has it.
 fn heard_after_key(x: &mut Session, key: &str, words: &str) -> Vec<String> {
     let from = x.orca().spoken().len();

@@ -9,15 +9,9 @@
 //! a person does before wanting something of it, and the word `복사` says what it does.
 
 use accesskit::{Action, Role as AccessRole};
-use bevy::{
-    a11y::AccessibilityNode,
-    ecs::system::SystemParam,
-    input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
-    prelude::*,
-    ui::FocusPolicy,
-};
+use bevy::{a11y::AccessibilityNode, ecs::system::SystemParam, prelude::*, ui::FocusPolicy};
 
-use super::speech::{Announce, Topic};
+use super::speech::{Announce, Notice, Topic, hide_the_notice};
 use crate::{
     a11y::accessible,
     chat::{ChatMessage, MessageLog, Role},
@@ -36,7 +30,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                hide_the_notice,
+                hide_the_notice::<CopiedNotice>,
                 show_the_button_on_hover,
                 copy_on_click,
                 copy_the_newest_reply,
@@ -84,6 +78,10 @@ pub struct CopyButton;
 #[derive(Component, Reflect, Debug, Default)]
 #[reflect(Component)]
 pub struct CopiedNotice;
+
+impl Notice for CopiedNotice {
+    const TOPIC: Topic = Topic::Copied;
+}
 
 /// The copy button, beside the bubble of the row under the pointer.
 ///
@@ -310,25 +308,5 @@ fn show(visibility: &mut Visibility, a11y: &mut AccessibilityNode, shown: bool) 
     } else {
         *visibility = Visibility::Hidden;
         a11y.set_hidden();
-    }
-}
-
-/// Hides the notice at the next key or click, which also says the user has moved on.
-fn hide_the_notice(
-    mut keys: MessageReader<KeyboardInput>,
-    mut clicks: MessageReader<MouseButtonInput>,
-    mut notice: Single<&mut Node, With<CopiedNotice>>,
-    mut announce: MessageWriter<Announce>,
-) {
-    // Counted, not `any`: every message is read, so none is left to count again next frame.
-    let presses = keys.read().filter(|key| key.state.is_pressed()).count()
-        + clicks
-            .read()
-            .filter(|click| click.state.is_pressed())
-            .count();
-    if presses > 0 && notice.display != Display::None {
-        notice.display = Display::None;
-        // Out of the reader's tree with the notice off the screen.
-        announce.write(Announce::hush(Topic::Copied));
     }
 }

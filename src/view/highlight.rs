@@ -162,20 +162,26 @@ fn draw_marks(
         let rest = stretches.into_iter().skip(usize::from(!plain.is_empty()));
         entity.insert(wanted).with_children(|spans| {
             for (range, look, underlined) in rest {
-                let (colour, fill) = look.colours(palette);
-                let mut span = spans.spawn((
-                    TextSpan::new(&laid.text[range]),
-                    theme::text_font(),
-                    TextColor(colour),
-                ));
-                if let Some(fill) = fill {
-                    span.insert(TextBackgroundColor(fill));
-                }
-                if underlined {
-                    span.insert(Underline);
-                }
+                spawn_span(spans, &laid.text[range], (look, underlined), palette);
             }
         });
+    }
+}
+
+/// Spawns a span of `text` drawn as `look`, and underlined if asked.
+fn spawn_span(
+    spans: &mut ChildSpawnerCommands,
+    text: &str,
+    (look, underlined): (Look, bool),
+    palette: &Palette,
+) {
+    let (colour, fill) = look.colours(palette);
+    let mut span = spans.spawn((TextSpan::new(text), theme::text_font(), TextColor(colour)));
+    if let Some(fill) = fill {
+        span.insert(TextBackgroundColor(fill));
+    }
+    if underlined {
+        span.insert(Underline);
     }
 }
 

@@ -40,7 +40,7 @@ use super::{
     Conversation,
     selection::{MULTI_CLICK_DISTANCE, MULTI_CLICK_TIME, RowsOnScreen},
     shown_len,
-    speech::{Announce, Topic},
+    speech::{Announce, Notice, Topic, hide_the_notice},
 };
 use crate::{
     PointerGrab,
@@ -64,7 +64,7 @@ pub(super) fn plugin(app: &mut App) {
                         .or_eager(on_message::<MouseButtonInput>)
                         .or_eager(|pointer: Res<LinkPointer>| pointer.clicked.is_some()),
                 ),
-                hide_the_notice
+                hide_the_notice::<LinkNotice>
                     .run_if(on_message::<KeyboardInput>.or_eager(on_message::<MouseButtonInput>)),
                 open_links.run_if(
                     on_message::<OpenLink>.or_eager(|opening: Res<Opening>| opening.waiting > 0),
@@ -103,6 +103,10 @@ pub const OPEN_FAILED_NOTICE: &str = "링크를 열 수 없어요";
 #[derive(Component, Reflect, Debug, Default)]
 #[reflect(Component)]
 pub struct LinkNotice;
+
+impl Notice for LinkNotice {
+    const TOPIC: Topic = Topic::Link;
+}
 
 /// The notice that a link could not be opened, among the others (`view.rs`).
 pub(super) fn link_notice() -> impl Bundle {
@@ -330,22 +334,5 @@ fn open_links(
                 announce.write(Announce::say(Topic::Link, OPEN_FAILED_NOTICE));
             }
         }
-    }
-}
-
-/// Hides the notice at the next key or click, as the copy's is.
-fn hide_the_notice(
-    mut keys: MessageReader<KeyboardInput>,
-    mut clicks: MessageReader<MouseButtonInput>,
-    mut notice: Single<&mut Node, With<LinkNotice>>,
-    mut announce: MessageWriter<Announce>,
-) {
-    let pressed = keys.read().filter(|key| key.state.is_pressed()).count()
-        + (clicks.read())
-            .filter(|click| click.state.is_pressed())
-            .count();
-    if pressed > 0 && notice.display != Display::None {
-        notice.display = Display::None;
-        announce.write(Announce::hush(Topic::Link));
     }
 }

@@ -10,6 +10,7 @@
 use std::{collections::VecDeque, thread, time::Duration};
 
 use bevy::{
+    input::{keyboard::KeyboardInput, mouse::MouseButtonInput},
     platform::time::Instant,
     prelude::*,
     winit::{EventLoopProxyWrapper, WinitUserEvent},
@@ -66,6 +67,33 @@ impl Announce {
     /// Hushes `topic`.
     pub fn hush(topic: Topic) -> Self {
         Self { topic, text: None }
+    }
+}
+
+/// A notice over the conversation that tells of `TOPIC` while it shows, until the next key or
+/// click, which also says the user has moved on: the copied notice, the link that could not be
+/// opened.
+pub trait Notice: Component {
+    /// What it tells of, to screen readers too.
+    const TOPIC: Topic;
+}
+
+/// Hides the notice `N` at the next key or click, on screen and to screen readers.
+pub(super) fn hide_the_notice<N: Notice>(
+    mut keys: MessageReader<KeyboardInput>,
+    mut clicks: MessageReader<MouseButtonInput>,
+    mut notice: Single<&mut Node, With<N>>,
+    mut announce: MessageWriter<Announce>,
+) {
+    // Counted, not `any`: every message is read, so none is left to count again next frame.
+    let presses = keys.read().filter(|key| key.state.is_pressed()).count()
+        + (clicks.read())
+            .filter(|click| click.state.is_pressed())
+            .count();
+    if presses > 0 && notice.display != Display::None {
+        notice.display = Display::None;
+        // Out of the reader's tree with the notice off the screen.
+        announce.write(Announce::hush(N::TOPIC));
     }
 }
 

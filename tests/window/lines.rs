@@ -138,24 +138,12 @@ fn on_wayland_shift_return_breaks_the_line_and_return_sends_both() {
     );
 }
 
-/// Orca 48 only: Orca 43 hears no keys under the tests' X server (its log says "Not speaking
-/// inserted string due to lack of cause" for each one), and presents a caret move only when it
-/// knows the key that made it, so it says nothing for Up or Down here, in any field.
+/// Orca 48 only (`orca_48_session`): Orca 43 says nothing for Up or Down here, in any field.
 #[test]
 #[ignore = "opens a real window and runs Orca 48 on it: needs the window tools, dbus-daemon, at-spi2-core, speech-dispatcher and the chroot of tests/orca48-chroot.sh"]
 fn orca_reads_the_line_up_and_down_take_the_caret_to() {
     let reader = Reader::Orca48;
-    // A short name: speech-dispatcher's socket path under it must fit 108 bytes.
-    let mut x = Session::start_with(
-        &format!("ln-{reader:?}"),
-        Setup {
-            screen_reader: true,
-            reader,
-            ..Setup::default()
-        },
-    );
-    let kept = x.orca().folder.display().to_string();
-    super::orca_heard(&x, 0, "메시지 입력 entry.");
+    let (mut x, kept) = super::orca_48_session("ln-Orca48");
     x.type_text("first line");
     x.key("shift+Return");
     x.type_text("second line");

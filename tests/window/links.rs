@@ -101,22 +101,12 @@ fn a_click_on_a_link_sent_opens_exactly_that_address_once_through_the_desktop() 
     );
 }
 
-/// Orca 48 only, as `lines.rs`'s caret test: Orca 43 hears no keys under the tests' X server.
+/// Orca 48 only (`orca_48_session`): Orca 43 hears no keys under the tests' X server.
 #[test]
 #[ignore = "opens a real window and runs Orca 48 on it: needs the window tools, dbus-daemon, at-spi2-core, speech-dispatcher and the chroot of tests/orca48-chroot.sh"]
 fn orca_says_link_and_its_text_as_the_keyboard_reaches_a_link() {
     let reader = Reader::Orca48;
-    // A short name: speech-dispatcher's socket path under it must fit 108 bytes.
-    let mut x = Session::start_with(
-        &format!("lk-{reader:?}"),
-        Setup {
-            screen_reader: true,
-            reader,
-            ..Setup::default()
-        },
-    );
-    let kept = x.orca().folder.display().to_string();
-    super::orca_heard(&x, 0, "메시지 입력 entry.");
+    let (mut x, kept) = super::orca_48_session("lk-Orca48");
     x.type_text("see www.orca.example now");
     x.key("Return");
     let said = super::heard_after_key(&mut x, "shift+Tab", "에이전트: ");
