@@ -117,13 +117,22 @@ pub(super) fn link_notice() -> impl Bundle {
     )
 }
 
-/// Finds the links of a message as it is logged, in the part of its body a row shows.
+/// How far past the part of a long body a row shows links are looked for: a link the cut runs
+/// through is no link (it would open an address cut short), and this is longer than any address
+/// a browser takes.
+const LONGEST_LINK: usize = 2048;
+
+/// Finds the links of a message as it is logged, those whole in the part of its body a row
+/// shows.
 fn find_links(added: On<Add, ChatMessage>, messages: Query<&ChatMessage>, mut commands: Commands) {
     let Ok(message) = messages.get(added.entity) else {
         return;
     };
     let body = message.body();
-    let found = links::find(&body[..shown_len(body)]);
+    let shown = shown_len(body);
+    let looked_at = &body[..body.floor_char_boundary(shown + LONGEST_LINK)];
+    let mut found = links::find(looked_at);
+    found.retain(|link| link.range.end <= shown);
     if !found.is_empty() {
         commands.entity(added.entity).insert(Links(found));
     }
@@ -327,7 +336,7 @@ fn open_links(
     opening.waiting = opening.waiting.saturating_sub(outcomes.len());
     for (address, outcome) in outcomes {
         match outcome {
-            Ok(way) => info!("opened {address} through {way}"),
+            Ok(way) => debug!("opened {address} through {way}"),
             Err(error) => {
                 warn!("could not open {address}: {error}");
                 notice.display = Display::Flex;

@@ -140,15 +140,26 @@ fn links_are_found_once_as_a_message_is_logged_and_the_text_stays_as_written() {
     );
     assert_eq!(links_of(&app, 2), None);
 
-    // Past the part a long row shows, nothing is found: nothing there to click.
+    // Past the part a long row shows, nothing is found: nothing there to click. Nor is a link
+    // the cut runs through, which would open an address cut short.
     let long = format!("{} https://late.example", "가".repeat(4000));
     write_submit_message(&mut app, &long);
     assert_eq!(links_of(&app, 4), None);
+    let cut = format!(
+        "{} https://cut.example/{}",
+        "가".repeat(3970),
+        "a".repeat(40)
+    );
+    write_submit_message(&mut app, &cut);
+    assert_eq!(links_of(&app, 6), None);
+    let whole = format!("{} https://whole.example", "가".repeat(3970));
+    write_submit_message(&mut app, &whole);
+    assert_eq!(links_of(&app, 8).unwrap(), ["https://whole.example"]);
     let found_once = {
         let world = app.world_mut();
         world.query::<(&ChatMessage, &Links)>().iter(world).count()
     };
-    assert_eq!(found_once, 1, "one message of six has links");
+    assert_eq!(found_once, 2, "two messages of ten have links");
 }
 
 #[test]
