@@ -217,15 +217,20 @@ fn links_of(place: usize, rows: &RowsOnScreen, focus: Option<&MessageFocus>) -> 
 /// The laid-out text cut where its marks start and end, each stretch with how it is drawn and
 /// whether it is underlined (a link's, whatever else marks it).
 fn stretches(laid: &LaidOut, marks: &Marks) -> Vec<(Range<usize>, Look, bool)> {
+    // In order and apart, as they were found: the one over a stretch is found by halving, so a
+    // message of 500 links is cut in as many steps as its stretches, give or take a logarithm.
+    let links: Vec<(Range<usize>, Look)> = (marks.links.iter().enumerate())
+        .map(|(i, link)| {
+            let focused = marks.focused_link == Some(i);
+            let look = if focused {
+                Look::FocusedLink
+            } else {
+                Look::Link
+            };
+            (laid.range(link.clone(), false), look)
+        })
+        .collect();
     let mut marked: Vec<(Range<usize>, Look)> = Vec::new();
-    for (i, link) in marks.links.iter().enumerate() {
-        let look = if marks.focused_link == Some(i) {
-            Look::FocusedLink
-        } else {
-            Look::Link
-        };
-        marked.push((laid.range(link.clone(), false), look));
-    }
     for (i, found) in marks.matches.iter().enumerate() {
         let look = if marks.current == Some(i) {
             Look::Current
@@ -240,8 +245,7 @@ fn stretches(laid: &LaidOut, marks: &Marks) -> Vec<(Range<usize>, Look, bool)> {
             Look::Selected,
         ));
     }
-    let mut cuts: Vec<usize> = marked
-        .iter()
+    let mut cuts: Vec<usize> = (links.iter().chain(&marked))
         .flat_map(|(range, _)| [range.start, range.end])
         .chain([0, laid.text.len()])
         .collect();
@@ -250,13 +254,14 @@ fn stretches(laid: &LaidOut, marks: &Marks) -> Vec<(Range<usize>, Look, bool)> {
     let mut stretches: Vec<(Range<usize>, Look, bool)> = Vec::new();
     for pair in cuts.windows(2) {
         let range = pair[0]..pair[1];
-        let over = || {
-            (marked.iter())
-                .filter(|(marked, _)| marked.start <= range.start && range.end <= marked.end)
-                .map(|&(_, look)| look)
-        };
-        let look = over().max().unwrap_or(Look::Plain);
-        let underlined = over().any(|look| matches!(look, Look::Link | Look::FocusedLink));
+        let link = link_over(&links, &range);
+        let look = (marked.iter())
+            .filter(|(marked, _)| marked.start <= range.start && range.end <= marked.end)
+            .map(|&(_, look)| look)
+            .chain(link)
+            .max()
+            .unwrap_or(Look::Plain);
+        let underlined = link.is_some();
         match stretches.last_mut() {
             Some((last, last_look, last_line))
                 if (*last_look, *last_line) == (look, underlined) =>
@@ -267,4 +272,11 @@ fn stretches(laid: &LaidOut, marks: &Marks) -> Vec<(Range<usize>, Look, bool)> {
         }
     }
     stretches
+}
+
+/// The look of the link over `range`, of `links` in order and apart, if one is.
+fn link_over(links: &[(Range<usize>, Look)], range: &Range<usize>) -> Option<Look> {
+    let at = links.partition_point(|(link, _)| link.start <= range.start);
+    let (link, look) = &links[at.checked_sub(1)?];
+    (range.end <= link.end).then_some(*look)
 }
