@@ -15,9 +15,16 @@
 # view; one key typed into a field holding 100 lines, and an idle frame with them in the field;
 # the frame that applies a paste of 100,000 lines (the field keeps 2,000 characters).
 #
+# A third table, at 100 messages, for links in messages (#57): each frame with a message of 500
+# links (`www.aa` to `www.tf`, 3,499 characters, all shown) and with the same text with a comma
+# for each dot, in which none are found, and links / plain. The frame in which it arrives (the
+# links found as it is logged, and drawn as underlined spans), an idle frame with it in view, a
+# wheel notch that scrolls with it in view, the pointer moved over its text (the links' hit
+# test), and Ctrl+Home to it as the first message (a row comes to show it and draws its links).
+#
 #   bash benches/frame-instructions.sh
 #
-# Installs valgrind if missing; takes about 12 minutes on 2 cores once the bench is built.
+# Installs valgrind if missing; takes about 18 minutes on 2 cores once the bench is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/agent-chat/target}"
@@ -77,4 +84,22 @@ for case in $line_cases; do
   awk -v c="${what[$case]}" -v s="${m[$case,short]}" -v w="${m[$case,wide]}" \
     -v t="${m[$case,tall]}" \
     'BEGIN {printf "%-20s %12d %12d %12d %11.3f %11.3f\n", c, s, w, t, t / s, t / w}'
+done
+
+declare -A k
+link_cases="arrive idle wheel hover home"
+for case in $link_cases; do
+  for shape in links plain; do
+    k[$case,$shape]=$(count "$case-$shape" 100)
+  done
+done
+declare -A said=(
+  [arrive]="arrive" [idle]="idle, in view" [wheel]="wheel, in view"
+  [hover]="pointer over it" [home]="Ctrl+Home to it"
+)
+echo
+printf '%-20s %12s %12s %12s\n' "links, 100 messages" "500 links" "no links" "links/plain"
+for case in $link_cases; do
+  awk -v c="${said[$case]}" -v l="${k[$case,links]}" -v p="${k[$case,plain]}" \
+    'BEGIN {printf "%-20s %12d %12d %12.3f\n", c, l, p, l / p}'
 done

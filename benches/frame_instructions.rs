@@ -16,6 +16,14 @@
 //! text in the field; `paste-*`: the frame that applies a paste (Ctrl+V, the clipboard's answer)
 //! of that text (100,000 lines) into the empty field.
 //!
+//! The link cases (issue #57) each come as `-links` and `-plain`: a message of 500 links
+//! (`www.aa` to `www.tf`, apart by spaces: 3,499 characters, all shown), or the same text with a
+//! comma for each dot, in which the finder finds none. `arrive-*`: the frame in which it arrives
+//! and is logged and laid out at the newest; `idle-*`: an idle frame with it in view; `wheel-*`:
+//! a wheel notch that scrolls with it in view; `hover-*`: the pointer moved over its text, from
+//! one of its words (links) to another, which runs the links' hit test; `home-*`: Ctrl+Home
+//! from the newest to it, the first of the log, so that a row comes to show it.
+//!
 //! `benches/frame-instructions.sh` runs it under callgrind, which
 //! counts the instructions of [`measured_frame`] alone: a count that does not drift with the
 //! machine's load, as the times of `cargo bench` do.
@@ -29,19 +37,22 @@ use accesskit::{Action, ActionRequest as Request, NodeId, TreeId};
 use agent_chat::{
     chat::MessageLog,
     input::{MAX_INPUT_CHARS, caret::CaretBlink, clipboard::ClipboardText},
+    links::Links,
     scroll::Item,
-    view::{Bubble, Conversation, find::Finder},
+    view::{Bubble, Conversation, MAX_SHOWN_CHARS, find::Finder, highlight::Marks},
 };
 use bevy::{
     a11y::ActionRequest,
     input::{ButtonState, keyboard::Key},
     input_focus::InputFocus,
     prelude::*,
+    window::{CursorIcon, PrimaryWindow, SystemCursorIcon},
 };
 use common::{
-    chord, fill_log, finish_mounting, fix_pick, input_value, key_in, laid_out_app, length_notice,
-    list_mut, logged, mouse, play_the_clipboard_in, rect, row_entities, tap, tap_down, tap_up, the,
-    wheel, write_submit_message, write_submit_messages,
+    body_point, chord, fill_log, finish_mounting, fix_pick, input_value, key_in, laid_out_app,
+    length_notice, list_mut, logged, mouse, offset, play_the_clipboard_in, pointer, rect, row_at,
+    row_entities, tap, tap_down, tap_up, text_of_row, the, wheel, write_submit_message,
+    write_submit_messages,
 };
 
 fn main() {
@@ -59,6 +70,10 @@ fn main() {
     }
     // The same replies every run, so every run lays out the same text.
     fix_pick(&mut app, &[0, 1, 2, 3, 4]);
+    if matches!(case.as_str(), "home-links" | "home-plain") {
+        // The first message of the log, which Ctrl+Home brings into view.
+        write_submit_message(&mut app, &link_text(&case));
+    }
     fill_log(&mut app, logged);
     finish_mounting(&mut app);
     match case.as_str() {
@@ -177,6 +192,55 @@ fn main() {
             };
             assert_eq!(length_notice(&mut app), notice, "the notice, when cut");
         }
+        "arrive-links" | "arrive-plain" => {
+            let body = link_text(&case);
+            rest_the_caret(&mut app);
+            measured_frame(&mut app, |app| write_submit_message(app, &body));
+            assert_newest_but_one_is(&mut app, &body);
+            let place = newest_but_one(&app);
+            assert_links(&mut app, &case, place);
+        }
+        "idle-links" | "idle-plain" => {
+            let place = link_message_at_the_newest(&mut app, &case);
+            measured_frame(&mut app, App::update);
+            assert_links(&mut app, &case, place);
+        }
+        "wheel-links" | "wheel-plain" => {
+            // One notch up from the newest: the view moves 30 pixels up the message.
+            let place = link_message_at_the_newest(&mut app, &case);
+            let before = offset(&mut app);
+            measured_frame(&mut app, |app| wheel(app, 1.0));
+            assert!(offset(&mut app) < before, "the notch scrolled");
+            assert!(in_view(&mut app, place), "the message is still in view");
+            assert_links(&mut app, &case, place);
+        }
+        "hover-links" | "hover-plain" => {
+            // From the middle of the 490th word (a link, or not) to the 495th's, both in view.
+            let place = link_message_at_the_newest(&mut app, &case);
+            let (from, to) = (
+                word_point(&mut app, place, 490),
+                word_point(&mut app, place, 495),
+            );
+            pointer(&mut app, from, None);
+            rest_the_caret(&mut app);
+            measured_frame(&mut app, |app| pointer(app, to, None));
+            let hand = CursorIcon::from(SystemCursorIcon::Pointer);
+            let window = the::<PrimaryWindow>(&mut app);
+            assert_eq!(
+                app.world().get::<CursorIcon>(window) == Some(&hand),
+                case == "hover-links",
+                "the hand over a link, and only there"
+            );
+            assert_links(&mut app, &case, place);
+        }
+        "home-links" | "home-plain" => {
+            rest_the_caret(&mut app);
+            tap_down(&mut app, KeyCode::ControlLeft);
+            tap_down(&mut app, KeyCode::Home);
+            measured_frame(&mut app, App::update);
+            assert!(in_view(&mut app, 0), "the first message is in view");
+            assert_links(&mut app, &case, 0);
+        }
         "atlas" => {
             // Every zoom level visited once, up and then down, and back to 100%: the glyph
             // atlases' memory after each.
@@ -214,7 +278,8 @@ fn main() {
         }
         other => panic!(
             "no case {other:?}: idle, submission, wheel, home, down, drag, zoom, find-idle, atlas, \
-             hold-down, or arrive-, idle-, key-, draft- or paste- with short, wide or tall"
+             hold-down, arrive-, idle-, key-, draft- or paste- with short, wide or tall, or \
+             arrive-, idle-, wheel-, hover- or home- with links or plain"
         ),
     }
 }
@@ -276,6 +341,88 @@ fn pasted_text(case: &str) -> String {
             }
         }
     }
+}
+
+/// How many links a link case's message holds.
+const LINKS: usize = 500;
+
+/// The message of a link case: 500 `www.` links of two letters, `www.aa` to `www.tf`, apart by
+/// spaces (3,499 characters, under the 4,000 a row shows: 500 of `https://example.org/p/N` or
+/// `www.a.io/N` would not fit, and `www.` with two letters is the shortest link the finder
+/// takes), or the same text with a comma for each dot (`www,aa`), in which it finds none.
+fn link_text(case: &str) -> String {
+    let letter = |n: usize| char::from(b'a' + u8::try_from(n).unwrap());
+    let words: Vec<String> = (0..LINKS)
+        .map(|n| format!("www.{}{}", letter(n / 26), letter(n % 26)))
+        .collect();
+    let text = words.join(" ");
+    assert!(text.chars().count() <= MAX_SHOWN_CHARS, "all of it shown");
+    if shape(case) == "links" {
+        text
+    } else {
+        text.replace('.', ",")
+    }
+}
+
+/// The place in the log of the message before the newest.
+fn newest_but_one(app: &App) -> usize {
+    app.world().resource::<MessageLog>().len() - 2
+}
+
+/// Sends the message of a link case, so that it is in view at the newest with the reply below
+/// it, and lets everything settle (the caret resting); returns its place in the log.
+fn link_message_at_the_newest(app: &mut App, case: &str) -> usize {
+    let body = link_text(case);
+    write_submit_message(app, &body);
+    finish_mounting(app);
+    assert_newest_but_one_is(app, &body);
+    let place = newest_but_one(app);
+    assert!(in_view(app, place), "the message is in view");
+    rest_the_caret(app);
+    place
+}
+
+/// Checks that the message at `place` holds the links of its case (500 links or none), found by
+/// the app, and that its row draws them (500 underlined stretches) or is one plain text.
+fn assert_links(app: &mut App, case: &str, place: usize) {
+    let wanted = if shape(case) == "links" { LINKS } else { 0 };
+    let message = app.world().resource::<MessageLog>().entities()[place];
+    let found = app
+        .world()
+        .get::<Links>(message)
+        .map_or(0, |links| links.0.len());
+    assert_eq!(found, wanted, "the links found in the message");
+    let row = row_at(app, place);
+    let text = text_of_row(app.world(), row);
+    let drawn = app
+        .world()
+        .get::<Marks>(text)
+        .map_or(0, |marks| marks.links.len());
+    assert_eq!(drawn, wanted, "the links its row draws");
+}
+
+/// Whether the row of the message at `place` is mounted and shows some of it in the
+/// conversation's area.
+fn in_view(app: &mut App, place: usize) -> bool {
+    let Some(row) = row_entities(app.world_mut()).into_iter().find(|&row| {
+        app.world()
+            .get::<Item>(row)
+            .is_some_and(|item| item.0 == place)
+    }) else {
+        return false;
+    };
+    let conversation = the::<Conversation>(app);
+    let (area, shown) = (rect(app, conversation), rect(app, row));
+    shown.min.y < area.max.y && shown.max.y > area.min.y
+}
+
+/// The middle of the `n`-th word of a link case's message at `place` (each word 7 bytes on from
+/// the last), where the pointer goes; checked to be in the conversation's area.
+fn word_point(app: &mut App, place: usize, n: usize) -> Vec2 {
+    let at = body_point(app, place, 7 * n + 3);
+    let conversation = the::<Conversation>(app);
+    assert!(rect(app, conversation).contains(at), "word {n} is in view");
+    at
 }
 
 /// Checks that the message before the newest (the reply) is `body`, and that its row is mounted.

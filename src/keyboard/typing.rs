@@ -108,8 +108,10 @@ pub(super) fn edit_field(
     backlog
         .commit
         .give_up_if_spent(clock.now(), &mut backlog.typed);
+    // Reborrowed, not `&mut`: Bevy takes a mutable borrow as a change, and the rows' marks
+    // follow where keyboard focus is (`view/highlight.rs`).
     let mut focus = KeyFocus::new(
-        &mut input_focus,
+        input_focus.reborrow(),
         &menus,
         &fields,
         *chat,
@@ -254,14 +256,14 @@ struct KeyFocus<'a> {
     menu: bool,
     chat: Entity,
     finder: Option<Entity>,
-    input_focus: &'a mut InputFocus,
+    input_focus: Mut<'a, InputFocus>,
 }
 
 impl<'a> KeyFocus<'a> {
     /// Keys start where keyboard focus is: in an open menu, in one of `fields`, or else in
     /// the conversation.
     fn new(
-        input_focus: &'a mut InputFocus,
+        input_focus: Mut<'a, InputFocus>,
         menus: &Menus,
         fields: &Query<&mut Field>,
         chat: Entity,

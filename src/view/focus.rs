@@ -52,6 +52,7 @@ use crate::{
 pub(super) fn plugin(app: &mut App) {
     app.register_type::<MessageFocus>()
         .init_resource::<MessageFocus>()
+        .init_resource::<FocusedLink>()
         .add_systems(Update, walk_the_conversation.in_set(FocusSystems::Walk))
         .add_systems(PostUpdate, show_focus.in_set(FocusSystems::Show));
 }
@@ -103,6 +104,12 @@ impl MessageFocus {
     }
 }
 
+/// The link the keyboard is on, as the rows draw it (`view/highlight.rs`): the message's place
+/// in the log and which of its links, while keyboard focus is in the conversation. It changes
+/// only when that does, so walking from message to message redraws no row's marks.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FocusedLink(pub Option<(usize, usize)>);
+
 /// What keyboard focus can be on in the conversation, beside the list: a row, or a link of a
 /// row's as screen readers are given it (`view/reader.rs`).
 pub type InConversation<'w, 's> = Query<'w, 's, (), Or<(With<MessageRow>, With<ReaderLink>)>>;
@@ -121,6 +128,7 @@ fn walk_the_conversation(
     mut keys: MessageReader<ConversationInput>,
     mut requests: MessageReader<ActionRequest>,
     mut walk: ConversationWalk,
+    mut drawn: ResMut<FocusedLink>,
 ) {
     let mut moved = false;
     for &key in keys.read() {
@@ -132,6 +140,10 @@ fn walk_the_conversation(
     if moved && let Some(at) = walk.focus.place {
         walk.conversation.1.reveal(at, REVEAL_MARGIN);
     }
+    // Where the frame's keys (a Tab back to the field among them) left it.
+    let here = in_conversation(&walk.input_focus, walk.conversation.0, &walk.here);
+    let on = (walk.focus.place.zip(walk.focus.link)).filter(|_| here);
+    drawn.set_if_neq(FocusedLink(on));
 }
 
 /// What walking the conversation reads and moves: its focus, its list and the rows in view.

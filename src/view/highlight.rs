@@ -12,15 +12,14 @@
 use std::ops::Range;
 
 use bevy::{
-    input_focus::InputFocus,
     prelude::*,
     text::{TextBackgroundColor, Underline},
 };
 
 use super::{
-    Conversation, MessageRow,
+    MessageRow,
     find::Finder,
-    focus::{InConversation, MessageFocus, in_conversation},
+    focus::FocusedLink,
     paragraph::LaidOut,
     selection::{ConversationSelection, RowsOnScreen, Selected},
 };
@@ -38,8 +37,7 @@ pub(super) fn plugin(app: &mut App) {
                 resource_changed::<ConversationSelection>
                     .or_eager(resource_changed::<Finder>)
                     .or_eager(resource_changed::<Theme>)
-                    .or_eager(resource_changed::<MessageFocus>)
-                    .or_eager(resource_changed::<InputFocus>)
+                    .or_eager(resource_changed::<FocusedLink>)
                     .or_eager(any_match_filter::<(Changed<Item>, With<MessageRow>)>),
             )
             .in_set(super::DressRows),
@@ -99,8 +97,7 @@ fn draw_marks(
     selection: Res<ConversationSelection>,
     finder: Res<Finder>,
     theme: Res<Theme>,
-    focus: Res<MessageFocus>,
-    keyboard: KeyboardHere,
+    focused_link: Res<FocusedLink>,
     rows: RowsOnScreen,
     mounted: Query<(Ref<Item>, &Children), With<MessageRow>>,
     mut texts: Query<(&mut Text, Option<&Marks>)>,
@@ -109,11 +106,7 @@ fn draw_marks(
     let all = selection.is_changed()
         || finder.is_changed()
         || theme.is_changed()
-        || focus.is_changed()
-        || keyboard.input_focus.is_changed();
-    // The link the keyboard is on shows while the keyboard is in the conversation, as the
-    // focus ring does.
-    let focus = (keyboard.here()).then_some(&*focus);
+        || focused_link.is_changed();
     for (item, children) in &mounted {
         if !all && !item.is_changed() {
             continue;
@@ -132,7 +125,7 @@ fn draw_marks(
             selected: selection.of(item.0, body.len()),
             matches,
             current,
-            ..links_of(item.0, &rows, focus)
+            ..links_of(item.0, &rows, *focused_link)
         };
         let unchanged = drawn.map_or(wanted.is_empty(), |drawn| *drawn == wanted);
         // A row that came to show another message has that message's text, and no marks:
@@ -185,31 +178,15 @@ fn spawn_span(
     }
 }
 
-/// Where keyboard focus is, as far as the rows' marks go.
-#[derive(bevy::ecs::system::SystemParam)]
-struct KeyboardHere<'w, 's> {
-    input_focus: Res<'w, InputFocus>,
-    conversation: Single<'w, 's, Entity, With<Conversation>>,
-    here: InConversation<'w, 's>,
-}
-
-impl KeyboardHere<'_, '_> {
-    /// Whether keyboard focus is in the conversation.
-    fn here(&self) -> bool {
-        in_conversation(&self.input_focus, *self.conversation, &self.here)
-    }
-}
-
 /// The marks of the links of the message at `place`: where they are, and which of them the
-/// keyboard is on (`focus`, while it is in the conversation).
-fn links_of(place: usize, rows: &RowsOnScreen, focus: Option<&MessageFocus>) -> Marks {
+/// keyboard is on.
+fn links_of(place: usize, rows: &RowsOnScreen, FocusedLink(focused): FocusedLink) -> Marks {
     let links = rows.links(place).map_or(Vec::new(), |Links(links)| {
         links.iter().map(|link| link.range.clone()).collect()
     });
-    let focused = focus.filter(|focus| focus.place() == Some(place));
     Marks {
         links,
-        focused_link: focused.and_then(MessageFocus::link),
+        focused_link: focused.filter(|&(at, _)| at == place).map(|(_, link)| link),
         ..default()
     }
 }

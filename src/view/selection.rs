@@ -359,6 +359,8 @@ impl RowsOnScreen<'_, '_> {
     pub(super) fn link_at(&self, point: Vec2) -> Option<(usize, usize)> {
         let (&Item(place), children, _, _) = (self.rows.iter())
             .find(|(_, _, node, transform)| node.contains_point(**transform, point))?;
+        // Most messages have none: nothing to hit-test then.
+        let links = self.links(place)?;
         let (block, node, transform) = self.texts.get(self.text_of(children)?).ok()?;
         if !node.contains_point(*transform, point) {
             return None;
@@ -367,7 +369,7 @@ impl RowsOnScreen<'_, '_> {
         let (cluster, _) = Cluster::from_point_exact(block.buffer(), local.x, local.y)?;
         let (role, body) = self.message(place)?;
         let offset = LaidOut::of(role, body).body_offset(cluster.text_range().start);
-        Some((place, self.links(place)?.index_at(offset)?))
+        Some((place, links.index_at(offset)?))
     }
 
     /// The text of the row whose children are `row`: its bubble's first child.
