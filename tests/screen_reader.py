@@ -91,23 +91,26 @@ def find(node, role, prefix):
     return None
 
 
+def the_node(role, prefix):
+    """The app's first node with that role and a name starting with PREFIX; or exits saying so."""
+    app = app_named("agent-chat")
+    node = app is not None and find(app, role, prefix)
+    if not node:
+        sys.exit("no " + role + " named " + prefix)
+    return node
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "tree":
         app = app_named("agent-chat")
         if app is not None:
             print_tree(app)
     elif sys.argv[1] == "where":
-        app = app_named("agent-chat")
-        node = app is not None and find(app, sys.argv[2], sys.argv[3])
-        if not node:
-            sys.exit("no " + sys.argv[2] + " named " + sys.argv[3])
+        node = the_node(sys.argv[2], sys.argv[3])
         box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         print(box.x, box.y, box.width, box.height, flush=True)
     elif sys.argv[1] == "lines":
-        app = app_named("agent-chat")
-        node = app is not None and find(app, sys.argv[2], sys.argv[3])
-        if not node:
-            sys.exit("no " + sys.argv[2] + " named " + sys.argv[3])
+        node = the_node(sys.argv[2], sys.argv[3])
         text = node.queryText()
         print("count", text.characterCount, sep="\t", flush=True)
         for offset in range(text.characterCount + 1):
@@ -118,17 +121,11 @@ if __name__ == "__main__":
                 continue
             print(offset, start, end, repr(line), sep="\t", flush=True)
     elif sys.argv[1] == "grab":
-        app = app_named("agent-chat")
-        item = app is not None and find(app, "list item", sys.argv[2])
-        if not item:
-            sys.exit("no list item named " + sys.argv[2] + "...")
+        item = the_node("list item", sys.argv[2])
         item.queryComponent().grabFocus()
         print("grabbed", flush=True)
     elif sys.argv[1] == "activate":
-        app = app_named("agent-chat")
-        node = app is not None and find(app, sys.argv[2], sys.argv[3])
-        if not node:
-            sys.exit("no " + sys.argv[2] + " named " + sys.argv[3])
+        node = the_node(sys.argv[2], sys.argv[3])
         action = node.queryAction()
         if action.nActions == 0 or not action.doAction(0):
             sys.exit("no action done on " + sys.argv[3])
