@@ -2,14 +2,14 @@
 //! the desktop's own launcher (xdg-open, finding a handler of the test's own), and heard as
 //! links by Orca.
 
-use std::{fs, thread::sleep, time::Duration};
+use std::{fs, path::Path, thread::sleep, time::Duration};
 
 use super::{screen::*, session::*};
 
 /// The longest run of pixels near `colour` in one row of `bubble`: (row, first column, last
 /// column). Text is drawn smoothed, in shades; an underline is a line of one shade, the colour
 /// over the bubble at the line's coverage (a 1 px line at about nine tenths here).
-pub fn underline(shot: &Shot, bubble: &Bubble, colour: [u8; 3]) -> Option<(usize, usize, usize)> {
+fn underline(shot: &Shot, bubble: &Bubble, colour: [u8; 3]) -> Option<(usize, usize, usize)> {
     let mut best: Option<(usize, usize, usize)> = None;
     for y in bubble.top..=bubble.bottom {
         let mut start = None;
@@ -31,13 +31,28 @@ pub fn underline(shot: &Shot, bubble: &Bubble, colour: [u8; 3]) -> Option<(usize
     best
 }
 
-/// What the test's handler was given, one address a line.
-fn opened(x: &Session) -> Vec<String> {
-    fs::read_to_string(opened_file(&x.shots))
+/// The underline of the link in the first bubble, once the line sent and its reply both show
+/// and the link is drawn underlined (longer than 100 px).
+pub fn sent_link_underline(shot: &Shot, colour: [u8; 3]) -> Option<(usize, usize, usize)> {
+    let bubbles = shot.bubbles();
+    (bubbles.len() == 2)
+        .then(|| underline(shot, &bubbles[0], colour))
+        .flatten()
+        .filter(|(_, a, b)| b - a > 100)
+}
+
+/// What the test's handler was given, one address a line, in the file `opened`.
+fn opened_in(opened: &Path) -> Vec<String> {
+    fs::read_to_string(opened)
         .unwrap_or_default()
         .lines()
         .map(str::to_owned)
         .collect()
+}
+
+/// What the test's handler was given in this session.
+fn opened(x: &Session) -> Vec<String> {
+    opened_in(&opened_file(&x.shots))
 }
 
 #[test]
@@ -54,13 +69,9 @@ fn a_click_on_a_link_sent_opens_exactly_that_address_once_through_the_desktop() 
     x.type_text(&format!("주소는 {address} 입니다"));
     x.key("Return");
     let link = rgb(x.palette.link);
-    let shot = x.wait_for("sent", |shot| {
-        let bubbles = shot.bubbles();
-        bubbles.len() == 2
-            && underline(shot, &bubbles[0], link).is_some_and(|(_, a, b)| b - a > 100)
-    });
+    let shot = x.wait_for("sent", |shot| sent_link_underline(shot, link).is_some());
     let bubbles = shot.bubbles();
-    let (y, first, last) = underline(&shot, &bubbles[0], link).unwrap();
+    let (y, first, last) = sent_link_underline(&shot, link).unwrap();
     assert!(
         first > bubbles[0].left + 60,
         "{}: the underline starts at the link, not at the label: {first}",
@@ -120,17 +131,22 @@ fn orca_says_link_and_its_text_as_the_keyboard_reaches_a_link() {
     );
 }
 
-/// Waits up to 10 s for the handler to be given something, then 2 s more, for a second opening
-/// to show were there one; what it was given.
-fn opened_once_settled(x: &Session) -> Vec<String> {
+/// Waits up to 10 s for the handler to be given something in the file `opened`, then 2 s more,
+/// for a second opening to show were there one; what it was given.
+pub fn opened_once_settled_in(opened: &Path) -> Vec<String> {
     for _ in 0..50 {
-        if !opened(x).is_empty() {
+        if !opened_in(opened).is_empty() {
             break;
         }
         sleep(Duration::from_millis(200));
     }
     sleep(Duration::from_secs(2));
-    opened(x)
+    opened_in(opened)
+}
+
+/// [`opened_once_settled_in`] this session's file.
+fn opened_once_settled(x: &Session) -> Vec<String> {
+    opened_once_settled_in(&opened_file(&x.shots))
 }
 
 #[test]

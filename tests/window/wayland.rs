@@ -893,23 +893,15 @@ fn on_wayland_a_click_on_a_link_opens_it_through_the_desktop_portal() {
     x.key("Return");
     let link = rgb(x.palette.link);
     let shot = x.wait_for("sent", |shot| {
-        let bubbles = shot.bubbles();
-        bubbles.len() == 2
-            && super::links::underline(shot, &bubbles[0], link).is_some_and(|(_, a, b)| b - a > 100)
+        super::links::sent_link_underline(shot, link).is_some()
     });
-    let (y, first, last) = super::links::underline(&shot, &shot.bubbles()[0], link)
+    let (y, first, last) = super::links::sent_link_underline(&shot, link)
         .unwrap_or_else(|| panic!("{}: the link is underlined", shot.name()));
     let mut pointer = x.pointer();
     sleep(Duration::from_millis(300));
     pointer.click(((first + last) / 2) as u32, (y - 6) as u32, BTN_LEFT);
-    let opened = || fs::read_to_string(x.runtime.join("opened.txt")).unwrap_or_default();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while opened().is_empty() && Instant::now() < deadline {
-        sleep(Duration::from_millis(200));
-    }
-    sleep(Duration::from_secs(2));
     assert_eq!(
-        opened().lines().collect::<Vec<_>>(),
+        super::links::opened_once_settled_in(&x.runtime.join("opened.txt")),
         [address],
         "the portal's handler got the address once; the app's log: {}",
         x.log()
